@@ -1,0 +1,135 @@
+"""``@tool``: marking functions as tools, and the per-module registry.
+
+The decorator returns the function itself (its type too, for mypy and
+pyright), after the checks that need no annotation: the name and ``*args``.
+Annotations are resolved later, on the toolset's first use.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Callable
+from inspect import CO_VARARGS
+from typing import Any, Final
+
+from typing_extensions import TypeVar
+
+__all__ = [
+    "NAME_PATTERN",
+    "ToolDecorator",
+    "ToolDefinition",
+    "check_tool_name",
+    "definition_of",
+    "module_tools",
+    "tool",
+]
+
+NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+ATTRIBUTE: Final = "__toolcall__"
+
+_G = TypeVar("_G", bound=Callable[..., Any])
+# The default makes ``tool(name=...)`` a ``ToolDecorator`` without an overload:
+# mypy runs hooks on overloaded callables inside overload resolution, where
+# the plugin's messages are swallowed.
+_F = TypeVar("_F", bound=Callable[..., Any], default="ToolDecorator")
+
+
+class ToolDefinition:
+    """What ``@tool`` records about a function (the function's ``__toolcall__``)."""
+
+    __slots__ = ("description", "function", "loaded", "lock", "module", "name", "qualname", "thread")
+
+    def __init__(self, function: Callable[..., Any], name: str, description: str | None, thread: bool) -> None:
+        self.function = function
+        self.name = name
+        self.description = description
+        self.thread = thread
+        self.module: str = function.__module__
+        self.qualname: str = function.__qualname__
+        self.lock = threading.Lock()
+        #: The loaded tool (IR and precomputed parts), set on first use.
+        self.loaded: Any = None
+
+    def __repr__(self) -> str:
+        return f"<tool {self.name!r} from {self.module}.{self.qualname}>"
+
+
+_REGISTRY: dict[str, dict[str, ToolDefinition]] = {}
+
+
+def check_tool_name(name: object, where: str) -> str:
+    """Return ``name`` if it is a safe tool name, else raise ``ValueError``."""
+    if not isinstance(name, str) or NAME_PATTERN.fullmatch(name) is None:
+        raise ValueError(
+            f"{where}: tool name {name!r} must match ^[a-zA-Z0-9_-]{{1,64}}$ "
+            "(letters, digits, '_' and '-', at most 64); pass @tool(name=...) with such a name"
+        )
+    return name
+
+
+class ToolDecorator:
+    """The decorator ``tool(name=..., description=...)`` returns."""
+
+    __slots__ = ("description", "name", "thread")
+
+    def __init__(self, name: str | None, description: str | None, thread: bool) -> None:
+        self.name = name
+        self.description = description
+        self.thread = thread
+
+    def __call__(self, fn: _G, /) -> _G:
+        """Mark ``fn`` as a tool and return it unchanged."""
+        return _mark(fn, self.name, self.description, self.thread)
+
+
+def tool(
+    fn: _F | None = None,
+    /,
+    *,
+    name: str | None = None,
+    description: str | None = None,
+    thread: bool = False,
+) -> _F:
+    """Mark a function as a tool: ``@tool`` or ``@tool(name=..., description=...)``.
+
+    Returns the function itself. ``thread=True`` makes ``arun`` run a sync
+    tool in a worker thread instead of calling it directly.
+    """
+    if fn is None:
+        decorator: Any = ToolDecorator(name, description, thread)
+        return decorator  # type: ignore[no-any-return]
+    return _mark(fn, name, description, thread)
+
+
+def _mark(fn: _G, name: str | None, description: str | None, thread: bool) -> _G:
+    code = getattr(fn, "__code__", None)
+    if code is None or not callable(fn):
+        raise TypeError(f"@tool marks plain functions (def or async def), got {fn!r}")
+    where = f"{fn.__module__}.{fn.__qualname__}"
+    tool_name = check_tool_name(fn.__name__ if name is None else name, where)
+    if code.co_flags & CO_VARARGS:
+        raise TypeError(
+            f"{where}: *{code.co_varnames[code.co_argcount + code.co_kwonlyargcount]} cannot be sent "
+            "by a model (tool arguments are named); replace it with a list parameter"
+        )
+    if description is not None and not isinstance(description, str):
+        raise TypeError(f"{where}: @tool(description=...) takes a str")
+    definition = ToolDefinition(fn, tool_name, description, thread)
+    setattr(fn, ATTRIBUTE, definition)
+    if "<locals>" not in definition.qualname:
+        # Only module-level functions belong to the module's toolset; a tool
+        # made inside a function is used by passing the function itself.
+        _REGISTRY.setdefault(definition.module, {})[definition.qualname] = definition
+    return fn
+
+
+def definition_of(obj: object) -> ToolDefinition | None:
+    """The ``ToolDefinition`` of a tool function, or ``None``."""
+    found = getattr(obj, ATTRIBUTE, None)
+    return found if isinstance(found, ToolDefinition) else None
+
+
+def module_tools(module: str) -> tuple[ToolDefinition, ...]:
+    """The tools defined in ``module``, in declaration order."""
+    return tuple(_REGISTRY.get(module, {}).values())

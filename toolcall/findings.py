@@ -1,0 +1,65 @@
+"""Findings: schema problems both front ends and the renderers report.
+
+A finding carries one of the plugin's error codes. The mypy plugin reports
+findings as mypy errors; the runtime turns them into ``ToolcallWarning``s
+(or raises, where SPEC says the problem is fatal).
+"""
+
+from __future__ import annotations
+
+import warnings
+from dataclasses import dataclass
+from typing import Final, Literal
+
+__all__ = [
+    "CODES",
+    "DEFAULT",
+    "NAME",
+    "PARAM",
+    "STRICT",
+    "TYPE",
+    "Finding",
+    "FindingCode",
+    "ToolcallWarning",
+    "warn_findings",
+]
+
+FindingCode = Literal["toolcall-name", "toolcall-param", "toolcall-type", "toolcall-strict", "toolcall-default"]
+
+NAME: Final = "toolcall-name"
+PARAM: Final = "toolcall-param"
+TYPE: Final = "toolcall-type"
+STRICT: Final = "toolcall-strict"
+DEFAULT: Final = "toolcall-default"
+CODES: Final[tuple[FindingCode, ...]] = (NAME, PARAM, TYPE, STRICT, DEFAULT)
+
+
+class ToolcallWarning(UserWarning):
+    """A schema problem toolcall worked around (the mypy plugin reports it as an error)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem with a tool's schema.
+
+    ``tool`` is the tool name, ``parameter`` the parameter (or ``None`` for the
+    whole tool) and ``path`` the place inside the parameter's type, e.g.
+    ``("items", "qty")``. ``message`` says what is wrong and how to fix it.
+    """
+
+    code: FindingCode
+    message: str
+    tool: str | None = None
+    parameter: str | None = None
+    path: tuple[str | int, ...] = ()
+
+    def __str__(self) -> str:
+        where = ".".join(str(p) for p in (self.tool, self.parameter, *self.path) if p is not None)
+        prefix = f"{where}: " if where else ""
+        return f"{prefix}{self.message} [{self.code}]"
+
+
+def warn_findings(findings: tuple[Finding, ...] | list[Finding], stacklevel: int = 3) -> None:
+    """Issue each finding as a ``ToolcallWarning``."""
+    for finding in findings:
+        warnings.warn(str(finding), ToolcallWarning, stacklevel=stacklevel)
