@@ -11,9 +11,12 @@ from __future__ import annotations
 import sys
 import threading
 from abc import ABC, abstractmethod
-from typing import Any, Final
 
-from toolcall.ir import JsonValue
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any, Final
+
+    from toolcall.ir import JsonValue
 
 __all__ = [
     "SCHEMA_ATTRIBUTE",

@@ -9,11 +9,19 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Callable
-from inspect import CO_VARARGS
-from typing import Any, Final
 
-from typing_extensions import TypeVar
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, Final
+
+    from typing_extensions import TypeVar
+
+    _G = TypeVar("_G", bound=Callable[..., Any])
+    # The default makes ``tool(name=...)`` a ``ToolDecorator`` without an
+    # overload: mypy runs hooks on overloaded callables inside overload
+    # resolution, where the plugin's messages are swallowed.
+    _F = TypeVar("_F", bound=Callable[..., Any], default="ToolDecorator")
 
 __all__ = [
     "NAME_PATTERN",
@@ -21,18 +29,14 @@ __all__ = [
     "ToolDefinition",
     "check_tool_name",
     "definition_of",
+    "module_generation",
     "module_tools",
     "tool",
 ]
 
 NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 ATTRIBUTE: Final = "__toolcall__"
-
-_G = TypeVar("_G", bound=Callable[..., Any])
-# The default makes ``tool(name=...)`` a ``ToolDecorator`` without an overload:
-# mypy runs hooks on overloaded callables inside overload resolution, where
-# the plugin's messages are swallowed.
-_F = TypeVar("_F", bound=Callable[..., Any], default="ToolDecorator")
+CO_VARARGS: Final = 0x04  # inspect.CO_VARARGS, without importing inspect at start-up
 
 
 class ToolDefinition:
@@ -56,6 +60,9 @@ class ToolDefinition:
 
 
 _REGISTRY: dict[str, dict[str, ToolDefinition]] = {}
+# Bumped on every registration in a module, so cached module toolsets can
+# tell cheaply that a tool was added or redefined.
+_GENERATION: dict[str, int] = {}
 
 
 def check_tool_name(name: object, where: str) -> str:
@@ -109,10 +116,12 @@ def _mark(fn: _G, name: str | None, description: str | None, thread: bool) -> _G
     where = f"{fn.__module__}.{fn.__qualname__}"
     tool_name = check_tool_name(fn.__name__ if name is None else name, where)
     if code.co_flags & CO_VARARGS:
-        raise TypeError(
-            f"{where}: *{code.co_varnames[code.co_argcount + code.co_kwonlyargcount]} cannot be sent "
-            "by a model (tool arguments are named); replace it with a list parameter"
-        )
+        star = _star_args(fn)
+        if star is not None:
+            raise TypeError(
+                f"{where}: *{star} cannot be sent by a model (tool arguments are named); "
+                "replace it with a list parameter"
+            )
     if description is not None and not isinstance(description, str):
         raise TypeError(f"{where}: @tool(description=...) takes a str")
     definition = ToolDefinition(fn, tool_name, description, thread)
@@ -121,13 +130,33 @@ def _mark(fn: _G, name: str | None, description: str | None, thread: bool) -> _G
         # Only module-level functions belong to the module's toolset; a tool
         # made inside a function is used by passing the function itself.
         _REGISTRY.setdefault(definition.module, {})[definition.qualname] = definition
+        _GENERATION[definition.module] = _GENERATION.get(definition.module, 0) + 1
     return fn
+
+
+def _star_args(fn: Callable[..., Any]) -> str | None:
+    """The name of ``fn``'s ``*args`` parameter, as its signature shows it, or ``None``.
+
+    Only reached when the code object has ``*args``: a wrapper made with
+    ``functools.wraps`` has them, but its signature is the wrapped function's.
+    """
+    import inspect
+
+    for parameter in inspect.signature(fn).parameters.values():
+        if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
+            return parameter.name
+    return None
 
 
 def definition_of(obj: object) -> ToolDefinition | None:
     """The ``ToolDefinition`` of a tool function, or ``None``."""
     found = getattr(obj, ATTRIBUTE, None)
     return found if isinstance(found, ToolDefinition) else None
+
+
+def module_generation(module: str) -> int:
+    """A number that changes whenever a tool is registered in ``module``."""
+    return _GENERATION.get(module, 0)
 
 
 def module_tools(module: str) -> tuple[ToolDefinition, ...]:

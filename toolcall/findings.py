@@ -11,6 +11,8 @@ import warnings
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from toolcall.warning import ToolcallWarning
+
 __all__ = [
     "CODES",
     "DEFAULT",
@@ -32,10 +34,6 @@ TYPE: Final = "toolcall-type"
 STRICT: Final = "toolcall-strict"
 DEFAULT: Final = "toolcall-default"
 CODES: Final[tuple[FindingCode, ...]] = (NAME, PARAM, TYPE, STRICT, DEFAULT)
-
-
-class ToolcallWarning(UserWarning):
-    """A schema problem toolcall worked around (the mypy plugin reports it as an error)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -238,7 +238,9 @@ class Constraints:
 
     def merged(self, other: Constraints) -> Constraints:
         """These constraints with ``other``'s set values on top."""
-        changes = {f.name: getattr(other, f.name) for f in dataclasses.fields(other) if getattr(other, f.name) is not None}
+        changes = {
+            f.name: getattr(other, f.name) for f in dataclasses.fields(other) if getattr(other, f.name) is not None
+        }
         return dataclasses.replace(self, **changes)
 
     def is_empty(self) -> bool:
@@ -371,15 +373,23 @@ def from_json(data: Any, record: type[Any] = Tool) -> Any:
 
 
 def _decode(data: Any, cls: type[Any]) -> Any:
-    if isinstance(data, dict) and "kind" in data and cls is _AnyNode:
-        cls = _NODE_CLASSES[data["kind"]]
+    if isinstance(data, dict) and cls is _AnyNode:
+        cls = _NODE_CLASSES.get(data.get("kind"), _AnyNode)  # type: ignore[arg-type]
     if not (isinstance(data, dict) and dataclasses.is_dataclass(cls)):
-        raise ValueError(f"cannot decode {data!r} as {cls.__name__}")
+        raise ValueError(f"cannot decode {_short(data)} as {cls.__name__}")
     kwargs: dict[str, Any] = {}
     for f in dataclasses.fields(cls):
         if f.name in data:
             kwargs[f.name] = _decode_field(data[f.name], _FIELD_TYPES[cls.__name__].get(f.name))
-    return cls(**kwargs)
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:  # a required field is missing
+        raise ValueError(f"cannot decode {_short(data)} as {cls.__name__}: {exc}") from None
+
+
+def _short(data: Any) -> str:
+    text = repr(data)
+    return text if len(text) <= 80 else text[:77] + "..."
 
 
 class _AnyNode:
@@ -393,7 +403,7 @@ def _decode_field(data: Any, spec: tuple[str, type[Any]] | None) -> Any:
     if shape == "one":
         return _decode(data, cls)
     if not isinstance(data, list):
-        raise ValueError(f"expected a list of {cls.__name__}, got {data!r}")
+        raise ValueError(f"cannot decode {_short(data)} as a list of {cls.__name__}")
     return tuple(_decode(item, cls) for item in data)
 
 

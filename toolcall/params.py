@@ -4,15 +4,30 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
-from typing import Final, Literal
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Final, Literal
 
 __all__ = ["WIRE_FORMATS", "Injected", "InjectedMarker", "Param"]
 
 WIRE_FORMATS: Final = ("string_integer",)
 
 
-@dataclass(frozen=True, slots=True)
+_PARAM_FIELDS: Final = (
+    "description",
+    "ge",
+    "le",
+    "gt",
+    "lt",
+    "multiple_of",
+    "min_length",
+    "max_length",
+    "pattern",
+    "wire",
+)
+
+
 class Param:
     """Describes and constrains a parameter or a nested value.
 
@@ -20,20 +35,44 @@ class Param:
     description" and stops the docstring fallback. The bounds are enforced by
     the dispatcher and rendered where the provider can carry them.
     ``wire="string_integer"`` sends an ``int`` as a decimal string.
+    Instances are immutable and compare by value.
     """
 
-    description: str | None = None
-    ge: int | float | None = None
-    le: int | float | None = None
-    gt: int | float | None = None
-    lt: int | float | None = None
-    multiple_of: int | float | None = None
-    min_length: int | None = None
-    max_length: int | None = None
-    pattern: str | None = None
-    wire: Literal["string_integer"] | None = None
+    # A plain class rather than a dataclass: ``import toolcall`` must not pay
+    # for importing ``dataclasses`` (and ``inspect``) at start-up.
+    __slots__ = _PARAM_FIELDS
 
-    def __post_init__(self) -> None:
+    description: str | None
+    ge: int | float | None
+    le: int | float | None
+    gt: int | float | None
+    lt: int | float | None
+    multiple_of: int | float | None
+    min_length: int | None
+    max_length: int | None
+    pattern: str | None
+    wire: Literal["string_integer"] | None
+
+    def __init__(
+        self,
+        description: str | None = None,
+        *,
+        ge: int | float | None = None,
+        le: int | float | None = None,
+        gt: int | float | None = None,
+        lt: int | float | None = None,
+        multiple_of: int | float | None = None,
+        min_length: int | None = None,
+        max_length: int | None = None,
+        pattern: str | None = None,
+        wire: Literal["string_integer"] | None = None,
+    ) -> None:
+        values = (description, ge, le, gt, lt, multiple_of, min_length, max_length, pattern, wire)
+        for name, value in zip(_PARAM_FIELDS, values, strict=True):
+            object.__setattr__(self, name, value)
+        self._validate()
+
+    def _validate(self) -> None:
         for name in ("ge", "le", "gt", "lt", "multiple_of"):
             _check_bound(name, getattr(self, name))
         if self.multiple_of is not None and self.multiple_of <= 0:
@@ -46,6 +85,32 @@ class Param:
             raise ValueError(f"Param(wire={self.wire!r}): the known wire formats are {', '.join(WIRE_FORMATS)}")
         if self.description is not None and not isinstance(self.description, str):
             raise TypeError(f"Param(description=...) takes a str, got {type(self.description).__name__}")
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Param is immutable; build a new Param instead of setting {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError("Param is immutable")
+
+    def _values(self) -> tuple[object, ...]:
+        return tuple(getattr(self, name) for name in _PARAM_FIELDS)
+
+    def __eq__(self, other: object) -> bool:
+        return self._values() == other._values() if isinstance(other, Param) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        shown = [f"{n}={getattr(self, n)!r}" for n in _PARAM_FIELDS if getattr(self, n) is not None]
+        return f"Param({', '.join(shown)})"
+
+    def __reduce__(self) -> tuple[object, ...]:
+        return (_rebuild_param, (dict(zip(_PARAM_FIELDS, self._values(), strict=True)),))
+
+
+def _rebuild_param(fields: dict[str, object]) -> Param:
+    return Param(**fields)  # type: ignore[arg-type]
 
 
 def _check_bound(name: str, value: object) -> None:

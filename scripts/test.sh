@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Set up and run the whole test suite: lint, types, and pytest on each Python.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/venv.sh
+versions=${PYTHON_VERSIONS:-"3.11 3.13"}
+first=""
+for version in $versions; do
+  python=$(venv_for "$version" dev)
+  first=${first:-$python}
+  echo "== pytest on Python $version"
+  status=0
+  "$python" -m pytest tests || status=$?
+  # pytest exits 5 when it collected no tests: that is a failure here.
+  [ "$status" -eq 0 ] || { echo "pytest failed on Python $version (exit $status)"; exit 1; }
+done
+bin=$(dirname "$first")
+echo "== ruff"
+"$bin/ruff" check .
+"$bin/ruff" format --check .
+echo "== mypy --strict"
+"$bin/mypy" --strict toolcall toolcall_mypy
+echo "all checks passed"

@@ -1,0 +1,27 @@
+# Sourced by the other scripts: find a Python and make (or reuse) its venv.
+# usage: venv_for VERSION EXTRAS  -> prints the venv's python
+set -euo pipefail
+
+find_python() {
+  local version=$1 candidate
+  for candidate in "python$version" "$(pyenv root 2>/dev/null)/versions/$version"*/bin/python; do
+    if command -v "$candidate" >/dev/null 2>&1 && "$candidate" -c 'import sys' 2>/dev/null; then
+      command -v "$candidate"
+      return 0
+    fi
+  done
+  return 1
+}
+
+venv_for() {
+  local version=$1 extras=$2 root python venv
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+  python=$(find_python "$version") || { echo "Python $version not found (pyenv install $version)" >&2; return 1; }
+  venv="$root/.venv-$version"
+  if [ ! -x "$venv/bin/python" ]; then
+    "$python" -m venv "$venv" >&2
+    "$venv/bin/python" -m pip install -q --upgrade pip >&2
+  fi
+  "$venv/bin/python" -m pip install -q -e "$root[$extras]" >&2
+  echo "$venv/bin/python"
+}

@@ -1,0 +1,1 @@
+"""Small tool modules the definition and emit tests import."""

@@ -1,0 +1,106 @@
+"""The ``openai`` variant (Chat Completions): envelope, non-strict rules, limits, API errors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from tests import render_samples as s
+from tests.provider_rules import assert_valid
+from toolcall import ir
+from toolcall.render import PROVIDERS, Rendered, check_request, parameters_schema, render_tool
+
+
+def function(tool: ir.Tool, strict: bool = False) -> dict[str, Any]:
+    rendered = render_tool(tool, "openai", strict=strict)
+    assert rendered.definition["type"] == "function"
+    assert set(rendered.definition) == {"type", "function"}
+    return rendered.definition["function"]  # type: ignore[no-any-return]
+
+
+@pytest.mark.parametrize("name", list(s.SAMPLES))
+def test_every_sample_passes_the_openai_rules(name: str) -> None:
+    tool = s.SAMPLES[name]
+    fn = function(tool)
+    assert "strict" not in fn
+    assert_valid("openai", fn["parameters"])
+    strict = function(tool, strict=True)
+    assert_valid("openai-strict" if strict.get("strict") else "openai", strict["parameters"])
+
+
+def test_the_envelope() -> None:
+    assert function(s.WEATHER) == {
+        "name": "get_weather",
+        "description": "Get the forecast for a city.",
+        "parameters": parameters_schema(s.WEATHER),
+    }
+    assert function(s.WEATHER, strict=True)["strict"] is True
+
+
+def test_an_empty_description_is_left_out() -> None:
+    assert "description" not in function(s.NO_PARAMS)
+
+
+def test_a_custom_array_without_items_gets_items() -> None:
+    bare = ir.CustomType("m:Bag", ir.canonical_json({"type": "array"}))
+    fn = function(s.tool("t", s.param("bag", bare)))
+    assert fn["parameters"]["properties"]["bag"] == {"type": "array", "items": {}}
+    # The canonical schema (describe()) keeps the custom schema as written.
+    assert parameters_schema(s.tool("t", s.param("bag", bare)))["properties"]["bag"] == {"type": "array"}
+
+
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_description_over_1024_characters_is_refused(strict: bool) -> None:
+    long = s.tool("t", description="x" * 1025)
+    with pytest.raises(ValueError, match="1025 characters"):
+        render_tool(long, "openai", strict=strict)
+    assert function(s.tool("t", description="x" * 1024))["description"] == "x" * 1024
+
+
+def test_unknown_providers_list_the_known_ones() -> None:
+    with pytest.raises(ValueError, match="known providers: openai, openai-responses, anthropic, mcp, gemini"):
+        render_tool(s.WEATHER, "bard")
+    assert PROVIDERS == ("openai", "openai-responses", "anthropic", "mcp", "gemini")
+
+
+def test_the_result_is_fresh_plain_json_with_no_shared_parts() -> None:
+    first = render_tool(s.CONTAINERS, "openai")
+    pair = first.definition["function"]["parameters"]["properties"]["pair"]
+    pair["items"]["anyOf"].append({"type": "boolean"})
+    assert pair["prefixItems"] == [{"type": "string"}, {"type": "integer"}]  # not the same dicts
+    again = render_tool(s.CONTAINERS, "openai")
+    assert len(again.definition["function"]["parameters"]["properties"]["pair"]["items"]["anyOf"]) == 2
+    assert json.loads(json.dumps(again.definition)) == again.definition
+
+
+def test_rendering_is_deterministic() -> None:
+    for tool in s.SAMPLES.values():
+        for strict in (False, True):
+            a, b = (json.dumps(render_tool(tool, "openai", strict=strict).definition) for _ in range(2))
+            assert a == b
+
+
+def test_more_than_128_tools_is_a_finding_not_an_error() -> None:
+    tools = [s.tool(f"t{i}") for i in range(129)]
+    rendered = [render_tool(t, "openai") for t in tools]
+    (finding,) = check_request(tools, rendered, "openai", False)
+    assert finding.code == "toolcall-strict"
+    assert "129 tools" in finding.message
+    assert check_request(tools[:128], rendered[:128], "openai", False) == ()
+
+
+def test_check_request_refuses_mismatched_lists_and_unknown_providers() -> None:
+    rendered = [render_tool(s.WEATHER, "openai")]
+    with pytest.raises(ValueError, match="1 rendered"):
+        check_request([s.WEATHER, s.WEATHER], rendered, "openai", False)
+    with pytest.raises(ValueError, match="known providers"):
+        check_request([s.WEATHER], rendered, "bard", False)
+
+
+def test_rendered_is_frozen() -> None:
+    rendered = render_tool(s.WEATHER, "openai")
+    assert isinstance(rendered, Rendered)
+    with pytest.raises(AttributeError):
+        rendered.findings = ()  # type: ignore[misc]

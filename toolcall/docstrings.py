@@ -1,0 +1,121 @@
+"""Docstring rules: the description and the per-name entries a docstring gives.
+
+Pure text in, data out (no live objects), so the runtime front end and the
+mypy plugin read docstrings the same way. Google (``Args:``), NumPy
+(``Parameters``) and Sphinx (``:param x:``) styles are recognised by
+``docstring_parser``; the style is detected per docstring.
+
+* The **description** is the text before the first section, cleaned like
+  ``inspect.cleandoc``; paragraphs are kept (separated by one blank line).
+* An **entry** (a parameter's or an attribute's text) has its continuation
+  lines joined with single spaces; blank-line-separated paragraphs inside an
+  entry stay separate paragraphs.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Final
+
+__all__ = ["ParsedDocstring", "attribute_docs", "clean_entry", "description_of", "parse_docstring"]
+
+# docstring_parser's kinds (the first word of ``meta.args``) for parameters
+# and for class attributes; anything else (returns, raises, ...) is ignored.
+_PARAM_KINDS: Final = frozenset({"param", "parameter", "arg", "argument", "key", "keyword", "other_param"})
+_ATTRIBUTE_KINDS: Final = frozenset({"attribute", "ivar", "var", "cvar"})
+
+
+@dataclass(frozen=True)
+class ParsedDocstring:
+    """What a function's docstring says.
+
+    ``description`` is ``""`` when there is none. ``params`` maps each
+    documented parameter name (without ``*``/``**``) to its entry, in the
+    docstring's order.
+    """
+
+    description: str = ""
+    params: Mapping[str, str] = field(default_factory=dict)
+
+
+def clean_entry(text: str | None) -> str | None:
+    """Normalise one entry: lines joined with single spaces, paragraphs kept; ``None`` if empty."""
+    if not text:
+        return None
+    paragraphs = [" ".join(part.split()) for part in inspect.cleandoc(text).split("\n\n")]
+    joined = "\n\n".join(p for p in paragraphs if p)
+    return joined or None
+
+
+def parse_docstring(text: str | None) -> ParsedDocstring:
+    """Parse a function docstring into its description and parameter entries."""
+    parsed = _parse(text)
+    if parsed is None:
+        return ParsedDocstring()
+    params: dict[str, str] = {}
+    for meta in parsed.meta:
+        if meta.args and meta.args[0] in _PARAM_KINDS:
+            _add_entry(params, meta)
+    return ParsedDocstring(_description(parsed), params)
+
+
+def attribute_docs(text: str | None) -> dict[str, str]:
+    """The attribute entries of a class docstring (Google/NumPy ``Attributes``, Sphinx ``:ivar x:``)."""
+    parsed = _parse(text)
+    entries: dict[str, str] = {}
+    if parsed is not None:
+        for meta in parsed.meta:
+            if meta.args and meta.args[0] in _ATTRIBUTE_KINDS:
+                _add_entry(entries, meta)
+    return entries
+
+
+def description_of(text: str | None) -> str:
+    """Only the description of a docstring (``""`` when there is none)."""
+    parsed = _parse(text)
+    return "" if parsed is None else _description(parsed)
+
+
+def _parse(text: str | None) -> Any:
+    if not text or not text.strip():
+        return None
+    import docstring_parser  # only the introspection path pays for it
+
+    try:
+        return docstring_parser.parse(text)
+    except docstring_parser.ParseError:
+        # A docstring no style understands still has a description: all of it.
+        return _Plain(inspect.cleandoc(text))
+
+
+class _Plain:
+    """Stands in for a parse result when docstring_parser gives up."""
+
+    def __init__(self, text: str) -> None:
+        self.short_description: str | None = text
+        self.long_description: str | None = None
+        self.blank_after_short_description = False
+        self.meta: list[Any] = []
+
+
+def _description(parsed: Any) -> str:
+    short: str | None = parsed.short_description
+    long: str | None = parsed.long_description
+    if not short:
+        return (long or "").strip()
+    if not long:
+        return short.strip()
+    separator = "\n\n" if parsed.blank_after_short_description else "\n"
+    return f"{short.strip()}{separator}{long.strip()}"
+
+
+def _add_entry(entries: dict[str, str], meta: Any) -> None:
+    # docstring_parser keeps Sphinx's type word in args (":param int x:"), so
+    # the name is the last word; NumPy/Google give "x (int)" as arg_name.
+    raw_name = getattr(meta, "arg_name", None) or meta.args[-1]
+    name = raw_name.split()[0].lstrip("*") if raw_name.split() else ""
+    text = clean_entry(meta.description)
+    if name and text is not None and name not in entries:
+        entries[name] = text

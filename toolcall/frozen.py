@@ -1,0 +1,81 @@
+"""Read-only JSON containers for results that are shared between callers.
+
+``emit`` and ``describe`` hand out the same precomputed objects on every
+call, so a caller that mutates a result must not change what the next caller
+gets. These subclasses of ``dict`` and ``list`` refuse mutation, still pass
+``isinstance(x, dict)`` and still serialize with ``json.dumps``. ``copy.copy``
+and ``copy.deepcopy`` give plain, mutable containers.
+"""
+
+from __future__ import annotations
+
+import copy
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
+
+__all__ = ["FrozenDict", "FrozenList", "freeze", "thaw"]
+
+
+def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
+    raise TypeError(
+        f"{type(self).__name__} is read-only: toolcall shares it between callers; "
+        "use copy.deepcopy(result) for a mutable copy"
+    )
+
+
+class FrozenDict(dict):  # type: ignore[type-arg]
+    """A ``dict`` that refuses mutation."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = _refuse
+    clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __copy__(self) -> dict[str, Any]:
+        return dict(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+        return {key: copy.deepcopy(value, memo) for key, value in self.items()}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenDict, (dict(self),))
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        raise TypeError("unhashable type: 'FrozenDict'")
+
+
+class FrozenList(list):  # type: ignore[type-arg]
+    """A ``list`` that refuses mutation."""
+
+    __slots__ = ()
+    __setitem__ = __delitem__ = _refuse
+    append = extend = insert = pop = remove = reverse = sort = clear = _refuse
+    __iadd__ = __imul__ = _refuse
+
+    def __copy__(self) -> list[Any]:
+        return list(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
+        return [copy.deepcopy(value, memo) for value in self]
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (FrozenList, (list(self),))
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        raise TypeError("unhashable type: 'FrozenList'")
+
+
+def freeze(value: Any) -> Any:
+    """A read-only deep copy of JSON data (dicts, lists and tuples become frozen)."""
+    if isinstance(value, dict):
+        return FrozenDict({key: freeze(item) for key, item in value.items()})
+    if isinstance(value, (list, tuple)):
+        return FrozenList(freeze(item) for item in value)
+    return value
+
+
+def thaw(value: Any) -> Any:
+    """A plain, mutable deep copy of frozen JSON data."""
+    return copy.deepcopy(value)

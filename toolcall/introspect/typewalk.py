@@ -1,0 +1,492 @@
+"""Python annotations → IR type nodes (SPEC §2), for the runtime front end.
+
+``Walker.walk(annotation)`` returns the node; the walker collects what the
+tool needs besides: ``defs`` (recursive types), ``classes`` (every ref →
+the live class), ``findings`` and the providers used.
+
+Decisions where SPEC is silent (the mypy plugin follows the same rules):
+
+* ``Literal`` of Enum members becomes an ``EnumType`` listing only those
+  members' values (the function receives the members); other literal values
+  stay a ``LiteralType``; a mix is a union of both, in order of appearance.
+* ``Sequence``, ``MutableSequence``, ``Collection`` and ``Iterable`` are
+  received as a list; ``collections.abc.Set`` (``AbstractSet``) as a
+  frozenset, ``MutableSet`` as a set. Mapping keys must be ``str``.
+* Bounds on ``X | None`` apply to the options they fit (``None`` stays plain).
+  ``wire="string_integer"`` applies to ``int`` options likewise.
+* ``LiteralString`` is ``str``.
+
+**Recursion and ``$defs`` names.** Only a type that refers back to itself
+(a TypedDict, dataclass or NamedTuple class, a ``TypeAliasType`` / PEP 695
+alias, or a plain alias reached through a string forward reference) goes to
+``defs``; the recursion point becomes ``RefType(name)``. The name is the
+class's or alias's ``__name__`` (for a forward reference, its last dotted
+part), made of ``[A-Za-z0-9_]``; a second, different type with a taken name
+gets ``_2``, ``_3``, ... in the order the recursions are found: parameters in
+signature order, depth first, fields in declaration order, then the return
+type. The same type always gets the same name within a tool (a generic type
+is "the same" when its type arguments give the same nodes). Subtrees equal to
+a definition's body are folded into a ``RefType`` afterwards, so a plain alias
+that ``get_type_hints`` unrolled once still reads as one reference.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import datetime
+import decimal
+import enum
+import math
+import os
+import re
+import types
+import typing
+import uuid
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from typing import Any, Final
+
+import typing_extensions as te
+
+from toolcall import ir
+from toolcall.custom import TypeProvider, class_ref
+from toolcall.findings import TYPE, Finding
+from toolcall.introspect import structs
+from toolcall.introspect.customtypes import from_providers, self_described, type_fullname
+from toolcall.introspect.hints import module_globals
+from toolcall.introspect.metadata import SchemaError, apply_constraints, read_metadata
+
+__all__ = ["FIX_HINT", "SchemaError", "Walker", "type_name"]
+
+#: How to fix a type no schema can describe (SPEC §2).
+FIX_HINT: Final = (
+    "mark it Injected (Annotated[T, toolcall.Injected]) or give it a schema "
+    "(__toolcall_schema__ or a toolcall.TypeProvider)"
+)
+
+_PRIMITIVES: Final[dict[Any, ir.PrimitiveName]] = {
+    str: "str",
+    int: "int",
+    float: "float",
+    bool: "bool",
+    type(None): "none",
+    datetime.datetime: "datetime",
+    datetime.date: "date",
+    datetime.time: "time",
+    datetime.timedelta: "timedelta",
+    uuid.UUID: "uuid",
+    decimal.Decimal: "decimal",
+}
+_LISTS: Final = frozenset(
+    {
+        list,
+        collections.abc.Sequence,
+        collections.abc.MutableSequence,
+        collections.abc.Collection,
+        collections.abc.Iterable,
+    }
+)
+_SETS: Final[dict[Any, typing.Literal["set", "frozenset"]]] = {
+    set: "set",
+    collections.abc.MutableSet: "set",
+    frozenset: "frozenset",
+    collections.abc.Set: "frozenset",
+}
+_MAPS: Final = frozenset({dict, collections.abc.Mapping, collections.abc.MutableMapping})
+_ANNOTATED: Final = frozenset({typing.Annotated, te.Annotated})
+_LITERALS: Final = frozenset({typing.Literal, te.Literal})
+_ANYS: Final = frozenset({typing.Any, te.Any})
+_STRS: Final = frozenset({getattr(typing, "LiteralString", te.LiteralString), te.LiteralString})
+# TypedDict key qualifiers: they say whether a key is required, not its type.
+_QUALIFIERS: Final = frozenset(
+    getattr(module, name)
+    for module in (typing, te)
+    for name in ("Required", "NotRequired", "ReadOnly")
+    if hasattr(module, name)
+)
+_ALIAS_CLASSES: Final = tuple({getattr(typing, "TypeAliasType", te.TypeAliasType), te.TypeAliasType})
+_DEF_NAME_UNSAFE: Final = re.compile(r"[^A-Za-z0-9_]")
+_MAX_DEPTH: Final = 32  # far beyond any provider's nesting limit, well within Python's stack
+
+
+def type_name(tp: Any) -> str:
+    """A readable name for an annotation, for messages."""
+    if isinstance(tp, type):
+        return tp.__qualname__ if tp.__module__ == "builtins" else f"{tp.__module__}.{tp.__qualname__}"
+    return repr(tp).replace("typing_extensions.", "").replace("typing.", "")
+
+
+class Walker:
+    """Walks the annotations of one tool; one instance per tool."""
+
+    def __init__(self, module: str, providers: tuple[type[TypeProvider], ...], namespace: dict[str, Any]) -> None:
+        self.module = module
+        self.providers = providers
+        self.defs: dict[str, ir.TypeNode] = {}
+        self.classes: dict[str, Any] = {}
+        self.findings: list[Finding] = []
+        self.providers_used: list[str] = []
+        self._names: dict[Hashable, str] = {}
+        self._active: set[Hashable] = set()
+        self._namespaces: list[dict[str, Any]] = [namespace]
+        self._bindings: list[dict[Any, ir.TypeNode]] = [{}]
+        self.path: list[str | int] = []
+        self._depth = 0
+
+    # -- state ---------------------------------------------------------------
+
+    def checkpoint(self) -> tuple[Any, ...]:
+        """A snapshot of what the walker collected, for ``restore``."""
+        return (dict(self.defs), dict(self.classes), list(self.findings), list(self.providers_used), dict(self._names))
+
+    def restore(self, snapshot: tuple[Any, ...]) -> None:
+        """Forget everything collected since ``snapshot`` (a walk that failed)."""
+        defs, classes, findings, providers, names = snapshot
+        self.defs, self.classes, self.findings, self.providers_used, self._names = (
+            dict(defs),
+            dict(classes),
+            list(findings),
+            list(providers),
+            dict(names),
+        )
+
+    def fail(self, message: str) -> SchemaError:
+        """A ``SchemaError`` for ``message``, saying where inside the parameter it happened."""
+        where = f" (at {'.'.join(map(str, self.path))})" if self.path else ""
+        return SchemaError(f"{message}{where}")
+
+    def note(self, code: typing.Literal["toolcall-type", "toolcall-default"], message: str) -> None:
+        """Record a finding at the current path (the caller adds tool and parameter)."""
+        self.findings.append(Finding(code, message, path=tuple(self.path)))
+
+    def remember(self, ref: str, obj: Any) -> str:
+        """Record that the IR names ``obj`` by ``ref``; returns ``ref``."""
+        self.classes.setdefault(ref, obj)
+        return ref
+
+    @contextmanager
+    def scope(self, module: str | None, bindings: dict[Any, ir.TypeNode]) -> Iterator[None]:
+        """Walk inside a class or alias: its module's names, its own type arguments."""
+        self._namespaces.append(module_globals(module) if module else self._namespaces[-1])
+        self._bindings.append(bindings)
+        try:
+            yield
+        finally:
+            self._namespaces.pop()
+            self._bindings.pop()
+
+    @contextmanager
+    def at(self, step: str | int) -> Iterator[None]:
+        """Walk one step deeper (a field), for messages and findings."""
+        self.path.append(step)
+        try:
+            yield
+        finally:
+            self.path.pop()
+
+    def keyed(self, key: Hashable, name: str, build: Callable[[], ir.TypeNode]) -> ir.TypeNode:
+        """Build the node of a type that may recur; a recurring one goes to ``defs``."""
+        if key in self._active:
+            return ir.RefType(self._def_name(key, name))
+        self._active.add(key)
+        try:
+            node = build()
+        finally:
+            self._active.discard(key)
+        def_name = self._names.get(key)
+        if def_name is None:
+            return node
+        self.defs.setdefault(def_name, node)
+        return ir.RefType(def_name)
+
+    def _def_name(self, key: Hashable, name: str) -> str:
+        found = self._names.get(key)
+        if found is None:
+            base = _DEF_NAME_UNSAFE.sub("_", name) or "Type"
+            taken = set(self._names.values())
+            found, n = base, 1
+            while found in taken:
+                n += 1
+                found = f"{base}_{n}"
+            self._names[key] = found
+        return found
+
+    # -- walking -------------------------------------------------------------
+
+    def walk(self, tp: Any) -> ir.TypeNode:
+        """The IR node of annotation ``tp``; raises ``SchemaError`` when none describes it."""
+        if self._depth >= _MAX_DEPTH:
+            # Only a generic type that recurs with ever-growing arguments gets here.
+            raise self.fail(f"{type_name(tp)} nests more than {_MAX_DEPTH} levels deep; simplify the type")
+        self._depth += 1
+        try:
+            for handler in _HANDLERS:
+                node = handler(self, tp)
+                if node is not None:
+                    return node
+        finally:
+            self._depth -= 1
+        raise self.fail(f"{type_name(tp)} has no JSON schema; {FIX_HINT}")
+
+    def walk_args(self, args: tuple[Any, ...]) -> tuple[ir.TypeNode, ...]:
+        """The nodes of type arguments."""
+        return tuple(self.walk(arg) for arg in args)
+
+    def binding(self, typevar: Any) -> ir.TypeNode | None:
+        """The node a type variable is bound to in the current scope."""
+        return self._bindings[-1].get(typevar)
+
+    def namespace_id(self) -> int:
+        """Identifies the current scope's namespace (forward references are keyed by it)."""
+        return id(self._namespaces[-1])
+
+    def evaluate(self, text: str, module: str | None) -> Any:
+        """Evaluate a string forward reference in its module (or the current scope's)."""
+        namespace = module_globals(module) if module else self._namespaces[-1]
+        try:
+            return eval(text, dict(namespace))  # an annotation, as typing.get_type_hints does
+        except NameError as exc:
+            raise self.fail(f"cannot resolve the forward reference {text!r}: {exc}; define or import it") from None
+
+
+# -- handlers: each returns a node, or None when the annotation is not its kind ---------------
+
+
+def _annotated(w: Walker, tp: Any) -> ir.TypeNode | None:
+    if te.get_origin(tp) not in _ANNOTATED:
+        return None
+    base, *items = te.get_args(tp)
+    meta = read_metadata(tuple(items))
+    if meta.injected:
+        raise w.fail("Injected marks a tool parameter; it cannot appear inside a type")
+    node = w.walk(base)
+    if meta.string_integer:
+        node = _string_integer(w, node, base)
+    return apply_constraints(node, meta.constraints, type_name(tp))
+
+
+def _string_integer(w: Walker, node: ir.TypeNode, base: Any) -> ir.TypeNode:
+    if node == ir.Primitive("int"):
+        return ir.Primitive("string_integer")
+    if isinstance(node, ir.Constrained) and node.base == ir.Primitive("int"):
+        return ir.Constrained(ir.Primitive("string_integer"), node.constraints)
+    if isinstance(node, ir.UnionType) and ir.Primitive("int") in node.options:
+        swapped = (ir.Primitive("string_integer") if o == ir.Primitive("int") else o for o in node.options)
+        return ir.UnionType(tuple(swapped))
+    raise w.fail(f'Param(wire="string_integer") applies to int, not {type_name(base)}')
+
+
+def _forward_ref(w: Walker, tp: Any) -> ir.TypeNode | None:
+    if isinstance(tp, str):
+        text, module = tp, None
+    elif isinstance(tp, typing.ForwardRef):
+        text, module = tp.__forward_arg__, getattr(tp, "__forward_module__", None)
+    else:
+        return None
+    target = w.evaluate(text, module)
+    if isinstance(target, (type, *_ALIAS_CLASSES)):
+        return w.walk(target)  # a named type recurs under its own identity
+    key = ("forward", module or w.namespace_id(), text)
+    return w.keyed(key, text.rpartition(".")[2], lambda: w.walk(target))
+
+
+def _typevar(w: Walker, tp: Any) -> ir.TypeNode | None:
+    if not isinstance(tp, typing.TypeVar):
+        return None
+    bound = w.binding(tp)
+    if bound is not None:
+        return bound
+    if tp.__bound__ is not None:
+        return w.walk(tp.__bound__)
+    if tp.__constraints__:
+        return _union_of(w.walk_args(tp.__constraints__))
+    w.note(TYPE, f"TypeVar {tp.__name__} has no bound, so any JSON value is accepted; give it a bound or constraints")
+    return ir.AnyType("typevar")
+
+
+def _newtype(w: Walker, tp: Any) -> ir.TypeNode | None:
+    supertype = getattr(tp, "__supertype__", None)
+    if supertype is None or isinstance(tp, type):
+        return None
+    return w.walk(supertype)
+
+
+def _alias(w: Walker, tp: Any) -> ir.TypeNode | None:
+    # The subscripted form first: on Python 3.10, ``Alias[int]`` passes
+    # isinstance checks for its origin's class.
+    alias, args = te.get_origin(tp), te.get_args(tp)
+    if not isinstance(alias, _ALIAS_CLASSES):
+        alias, args = tp, ()
+        if not isinstance(alias, _ALIAS_CLASSES):
+            return None
+    arg_nodes = w.walk_args(args)
+    bindings = dict(zip(getattr(alias, "__type_params__", ()), arg_nodes, strict=False))
+
+    def build() -> ir.TypeNode:
+        with w.scope(getattr(alias, "__module__", None), bindings):
+            return w.walk(alias.__value__)
+
+    return w.keyed(("alias", alias, arg_nodes), alias.__name__, build)
+
+
+def _special(w: Walker, tp: Any) -> ir.TypeNode | None:
+    if tp is None or tp is type(None):
+        return ir.Primitive("none")
+    # Identity, not ``in``: an annotation may be unhashable (``x: [int]``).
+    if any(tp is special for special in _ANYS):
+        return ir.AnyType("any")
+    if tp is object:
+        return ir.AnyType("object")
+    if any(tp is special for special in _STRS):
+        return ir.Primitive("str")
+    return None
+
+
+def _literal(w: Walker, tp: Any) -> ir.TypeNode | None:
+    if te.get_origin(tp) not in _LITERALS:
+        return None
+    # Plain scalars gather under None, enum members under their class, in order of appearance.
+    groups: dict[type[enum.Enum] | None, list[ir.JsonScalar]] = {}
+    for value in te.get_args(tp):
+        if isinstance(value, enum.Enum):
+            groups.setdefault(type(value), []).append(_enum_value(w, type(value), value))
+        elif _is_json_scalar(value):
+            groups.setdefault(None, []).append(value)
+        else:
+            raise w.fail(f"Literal value {value!r} is not a JSON scalar; use str, int, float, bool or None")
+    nodes = tuple(
+        ir.LiteralType(tuple(values)) if cls is None else _enum_node(w, cls, tuple(values))
+        for cls, values in groups.items()
+    )
+    return _union_of(nodes)
+
+
+def _is_json_scalar(value: object) -> bool:
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return value is None or isinstance(value, (bool, int, str))
+
+
+def _union(w: Walker, tp: Any) -> ir.TypeNode | None:
+    origin = te.get_origin(tp)
+    if origin is not typing.Union and not (isinstance(tp, types.UnionType)):
+        return None
+    return _union_of(w.walk_args(te.get_args(tp)))
+
+
+def _union_of(nodes: tuple[ir.TypeNode, ...]) -> ir.TypeNode:
+    flat: list[ir.TypeNode] = []
+    for node in nodes:
+        for option in node.options if isinstance(node, ir.UnionType) else (node,):
+            if option not in flat:
+                flat.append(option)
+    return flat[0] if len(flat) == 1 else ir.UnionType(tuple(flat))
+
+
+def _qualifier(w: Walker, tp: Any) -> ir.TypeNode | None:
+    if te.get_origin(tp) not in _QUALIFIERS:
+        return None
+    return w.walk(te.get_args(tp)[0])
+
+
+def _container(w: Walker, tp: Any) -> ir.TypeNode | None:
+    origin = te.get_origin(tp)
+    if origin is None and isinstance(tp, type):
+        origin = tp  # a bare ``list``, ``dict``, ...
+    args = te.get_args(tp)
+    if origin in _LISTS:
+        return ir.ArrayType(w.walk(args[0]) if args else ir.AnyType("any"), "list")
+    if origin is tuple:
+        return _tuple(w, tp, args)
+    if origin in _SETS:
+        return ir.ArrayType(w.walk(args[0]) if args else ir.AnyType("any"), _SETS[origin])
+    if origin in _MAPS:
+        return _mapping(w, args)
+    if origin is type or origin is collections.abc.Callable:
+        kind = "a class object" if origin is type else "a callable"
+        raise w.fail(f"{type_name(tp)} is {kind}, which JSON cannot carry; {FIX_HINT}")
+    return None
+
+
+def _tuple(w: Walker, tp: Any, args: tuple[Any, ...]) -> ir.TypeNode:
+    if tp is tuple or tp is typing.Tuple:  # noqa: UP006 - the bare typing alias is a distinct object
+        return ir.ArrayType(ir.AnyType("any"), "tuple")
+    if len(args) == 2 and args[1] is Ellipsis:
+        return ir.ArrayType(w.walk(args[0]), "tuple")
+    if args == ((),):  # tuple[()] on Python 3.10
+        args = ()
+    return ir.TupleType(w.walk_args(args))
+
+
+def _mapping(w: Walker, args: tuple[Any, ...]) -> ir.TypeNode:
+    if not args:
+        return ir.MapType(ir.AnyType("any"))
+    if args[0] is not str:
+        raise w.fail(f"mapping keys must be str (JSON object keys are strings), not {type_name(args[0])}")
+    return ir.MapType(w.walk(args[1]))
+
+
+def _class(w: Walker, tp: Any) -> ir.TypeNode | None:
+    # The subscripted form first: on Python 3.10, ``list[int]`` passes ``isinstance(_, type)``.
+    cls, args = te.get_origin(tp), te.get_args(tp)
+    if cls is None:
+        cls, args = tp, ()
+    if not isinstance(cls, type):
+        return None
+    primitive = _PRIMITIVES.get(cls)
+    if primitive is not None:
+        return ir.Primitive(primitive)
+    custom = self_described(cls)
+    if custom is not None:
+        w.remember(custom.ref, cls)
+        return custom
+    if issubclass(cls, enum.Enum):
+        return _enum_node(w, cls, tuple(_enum_value(w, cls, m) for m in cls))
+    structured = structs.structured(w, cls, args)
+    if structured is not None:
+        return structured
+    if issubclass(cls, os.PathLike):
+        return ir.Primitive("path")
+    return _provided(w, cls, args)
+
+
+def _provided(w: Walker, cls: type[Any], args: tuple[Any, ...]) -> ir.TypeNode | None:
+    found = from_providers(cls, tuple(type_fullname(a) for a in args), w.providers)
+    if found is None:
+        return None
+    w.remember(found.node.ref, cls)
+    provider_ref = w.remember(class_ref(found.provider), found.provider)
+    if provider_ref not in w.providers_used:
+        w.providers_used.append(provider_ref)
+    return found.node
+
+
+def _enum_value(w: Walker, cls: type[enum.Enum], member: enum.Enum) -> ir.JsonScalar:
+    value = member.value
+    if _is_json_scalar(value):
+        return value  # type: ignore[no-any-return]
+    raise w.fail(
+        f"enum {type_name(cls)} has the value {value!r} ({member.name}), which is not a JSON scalar; "
+        "give its members str or int values (e.g. a StrEnum)"
+    )
+
+
+def _enum_node(w: Walker, cls: type[enum.Enum], values: tuple[ir.JsonScalar, ...]) -> ir.EnumType:
+    from toolcall.introspect.attrdocs import class_description
+
+    return ir.EnumType(w.remember(class_ref(cls), cls), values, class_description(cls))
+
+
+_HANDLERS: Final[tuple[Callable[[Walker, Any], ir.TypeNode | None], ...]] = (
+    _annotated,
+    _forward_ref,
+    _typevar,
+    _newtype,
+    _alias,
+    _special,
+    _literal,
+    _union,
+    _qualifier,
+    _container,
+    _class,
+)

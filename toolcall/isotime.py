@@ -1,0 +1,80 @@
+"""ISO 8601 parsing for the wire forms of datetime, date, time and timedelta.
+
+The same rules on every supported Python (``fromisoformat`` accepts more on
+3.11+ than on 3.10, so it is not used directly): a date-time is
+``YYYY-MM-DD`` then ``T``, ``t`` or a space, then a time; a time is
+``HH:MM[:SS[.fraction]]`` with an optional ``Z`` or ``±HH:MM`` offset. A
+duration is ``[-]P[nW][nD][T[nH][nM][n[.n]S]]``; years and months are
+refused because they have no fixed length.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from typing import Final
+
+__all__ = ["parse_date", "parse_datetime", "parse_duration", "parse_time"]
+
+_DATE: Final = r"(\d{4})-(\d{2})-(\d{2})"
+_TIME: Final = r"(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?"
+_DATE_RE: Final = re.compile(_DATE)
+_TIME_RE: Final = re.compile(_TIME)
+_DATETIME_RE: Final = re.compile(_DATE + r"[Tt ]" + _TIME)
+_DURATION_RE: Final = re.compile(
+    r"(-)?P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?"
+    r"(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?"
+)
+
+
+def parse_date(text: str) -> dt.date:
+    """``YYYY-MM-DD`` → ``date``; ``ValueError`` otherwise."""
+    match = _DATE_RE.fullmatch(text)
+    if match is None:
+        raise ValueError("not an ISO 8601 date")
+    return dt.date(*(int(g) for g in match.groups()))
+
+
+def parse_time(text: str) -> dt.time:
+    """``HH:MM[:SS[.f]][Z|±HH:MM]`` → ``time``; ``ValueError`` otherwise."""
+    match = _TIME_RE.fullmatch(text)
+    if match is None:
+        raise ValueError("not an ISO 8601 time")
+    return _time(match.groups())
+
+
+def parse_datetime(text: str) -> dt.datetime:
+    """``YYYY-MM-DDTHH:MM[:SS[.f]][Z|±HH:MM]`` → ``datetime``; ``ValueError`` otherwise."""
+    match = _DATETIME_RE.fullmatch(text)
+    if match is None:
+        raise ValueError("not an ISO 8601 date-time")
+    groups = match.groups()
+    return dt.datetime.combine(dt.date(*(int(g) for g in groups[:3])), _time(groups[3:]))
+
+
+def _time(groups: tuple[str | None, ...]) -> dt.time:
+    hour, minute, second, fraction, zulu, sign, off_h, off_m = groups
+    micro = int((fraction or "0")[:6].ljust(6, "0"))
+    tz: dt.tzinfo | None = None
+    if zulu:
+        tz = dt.timezone.utc
+    elif sign:
+        offset = dt.timedelta(hours=int(off_h or 0), minutes=int(off_m or 0))
+        tz = dt.timezone(-offset if sign == "-" else offset)
+    return dt.time(int(hour or 0), int(minute or 0), int(second or 0), micro, tzinfo=tz)
+
+
+def parse_duration(text: str) -> dt.timedelta:
+    """ISO 8601 duration (weeks, days, hours, minutes, seconds) → ``timedelta``."""
+    match = _DURATION_RE.fullmatch(text)
+    if match is None or text.endswith(("P", "T")):
+        raise ValueError("not an ISO 8601 duration without years or months")
+    sign, weeks, days, hours, minutes, seconds = match.groups()
+    delta = dt.timedelta(
+        weeks=float(weeks or 0),
+        days=float(days or 0),
+        hours=float(hours or 0),
+        minutes=float(minutes or 0),
+        seconds=float(seconds or 0),
+    )
+    return -delta if sign else delta

@@ -1,0 +1,138 @@
+"""Provider limits that can be known before a request is sent.
+
+Per tool (``ValueError``, the provider would reject the request): OpenAI
+Chat Completions' 1024-character description; OpenAI strict's nesting,
+property, enum and total-size budgets. Per request (``check_request``):
+Anthropic strict's tool, optional-parameter and union budgets (``ValueError``)
+and the tool-count caps of OpenAI and Gemini (a finding: they are observed,
+not documented, and a caller may know better).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from toolcall import ir
+from toolcall.findings import STRICT, Finding
+from toolcall.ir import canonical_json
+from toolcall.render.schema import Schema, children, iter_schemas, types_of
+
+__all__ = [
+    "ANTHROPIC_STRICT_MAX_OPTIONAL",
+    "ANTHROPIC_STRICT_MAX_TOOLS",
+    "ANTHROPIC_STRICT_MAX_UNIONS",
+    "GEMINI_MAX_DECLARATIONS",
+    "OPENAI_MAX_DESCRIPTION",
+    "OPENAI_MAX_TOOLS",
+    "OPENAI_STRICT_MAX_CHARS",
+    "OPENAI_STRICT_MAX_DEPTH",
+    "OPENAI_STRICT_MAX_ENUM_VALUES",
+    "OPENAI_STRICT_MAX_PROPERTIES",
+    "check_anthropic_strict_request",
+    "check_description",
+    "check_openai_strict",
+    "count_findings",
+]
+
+OPENAI_MAX_DESCRIPTION: Final = 1024
+OPENAI_MAX_TOOLS: Final = 128
+OPENAI_STRICT_MAX_DEPTH: Final = 10
+OPENAI_STRICT_MAX_PROPERTIES: Final = 5000
+OPENAI_STRICT_MAX_ENUM_VALUES: Final = 1000
+OPENAI_STRICT_MAX_CHARS: Final = 120_000
+# One string enum with more than this many values may total at most _LARGE_ENUM_CHARS characters.
+_LARGE_ENUM: Final = 250
+_LARGE_ENUM_CHARS: Final = 15_000
+ANTHROPIC_STRICT_MAX_TOOLS: Final = 20
+ANTHROPIC_STRICT_MAX_OPTIONAL: Final = 24
+ANTHROPIC_STRICT_MAX_UNIONS: Final = 16
+GEMINI_MAX_DECLARATIONS: Final = 512
+
+
+def check_description(tool: ir.Tool, provider: str) -> None:
+    """Chat Completions rejects a function description over 1024 characters (strict or not)."""
+    if provider == "openai" and len(tool.description) > OPENAI_MAX_DESCRIPTION:
+        raise ValueError(
+            f"tool {tool.name!r}: its description has {len(tool.description)} characters; OpenAI Chat "
+            f"Completions accepts at most {OPENAI_MAX_DESCRIPTION}; shorten the docstring or pass description="
+        )
+
+
+def check_openai_strict(tool: str, schema: Schema) -> None:
+    """OpenAI Structured Outputs' documented budgets for one schema."""
+    _at_most(tool, "levels of object nesting", _depth(schema), OPENAI_STRICT_MAX_DEPTH)
+    nodes = [s for _, s in iter_schemas(schema)]
+    _at_most(tool, "object properties", sum(len(s.get("properties", ())) for s in nodes), OPENAI_STRICT_MAX_PROPERTIES)
+    _at_most(tool, "enum values", sum(len(_values(s)) for s in nodes), OPENAI_STRICT_MAX_ENUM_VALUES)
+    _at_most(tool, "characters of names and enum values", _chars(schema), OPENAI_STRICT_MAX_CHARS)
+    for s in nodes:
+        strings = [v for v in s.get("enum", ()) if isinstance(v, str)]
+        if len(strings) > _LARGE_ENUM:
+            _at_most(
+                tool, f"characters in an enum of {len(strings)} strings", sum(map(len, strings)), _LARGE_ENUM_CHARS
+            )
+
+
+def check_anthropic_strict_request(definitions: Sequence[dict[str, Any]]) -> None:
+    """Anthropic's budgets across the strict tools of one request (non-strict tools do not count)."""
+    schemas = [d["input_schema"] for d in definitions if d.get("strict") is True]
+    where = "one Anthropic request (strict tools)"
+    _at_most(where, "strict tools", len(schemas), ANTHROPIC_STRICT_MAX_TOOLS)
+    _at_most(where, "optional parameters", sum(_optional(s) for s in schemas), ANTHROPIC_STRICT_MAX_OPTIONAL)
+    unions = sum(_unions(s) for s in schemas)
+    _at_most(where, "parameters using anyOf or type arrays", unions, ANTHROPIC_STRICT_MAX_UNIONS)
+
+
+def count_findings(provider: str, count: int) -> list[Finding]:
+    """A finding when a request has more tools than the provider is known to accept."""
+    cap = {"openai": OPENAI_MAX_TOOLS, "openai-responses": OPENAI_MAX_TOOLS, "gemini": GEMINI_MAX_DECLARATIONS}.get(
+        provider
+    )
+    if cap is None or count <= cap:
+        return []
+    message = f"{count} tools in one request; {provider} has rejected more than {cap}: send a subset per request"
+    return [Finding(STRICT, message)]
+
+
+def _at_most(where: str, what: str, value: int, limit: int) -> None:
+    if value > limit:
+        raise ValueError(f"{where}: {value} {what}, over the provider's limit of {limit}")
+
+
+def _depth(schema: Any) -> int:
+    """Object nesting in the document as written: a ``$ref`` is not followed (recursion is allowed)."""
+    if not isinstance(schema, dict):
+        return 0
+    here = 1 if "object" in types_of(schema) else 0
+    below = [_depth(c) for where, c in children(schema) if where[0] != "$defs"]
+    defs = [_depth(d) for d in schema.get("$defs", {}).values()]
+    return max(here + max(below, default=0), *defs, 0)
+
+
+def _values(schema: Schema) -> list[Any]:
+    return [*schema.get("enum", ()), *([schema["const"]] if "const" in schema else [])]
+
+
+def _chars(schema: Schema) -> int:
+    total = sum(len(name) for name in schema.get("$defs", {}))
+    for _, s in iter_schemas(schema):
+        total += sum(len(name) for name in s.get("properties", {}))
+        total += sum(len(v) if isinstance(v, str) else len(canonical_json(v)) for v in _values(s))
+    return total
+
+
+def _optional(schema: Schema) -> int:
+    return sum(
+        len([n for n in s.get("properties", {}) if n not in s.get("required", ())]) for _, s in iter_schemas(schema)
+    )
+
+
+def _unions(schema: Schema) -> int:
+    """Properties (at any depth) whose schema is an ``anyOf`` or has a list of types."""
+    return sum(
+        1
+        for _, s in iter_schemas(schema)
+        for p in s.get("properties", {}).values()
+        if isinstance(p, dict) and ("anyOf" in p or isinstance(p.get("type"), list))
+    )

@@ -1,0 +1,222 @@
+"""Toolsets: which tools a source names, loaded once and shared.
+
+A source is a module (its ``@tool`` functions in declaration order), a tool
+function, or a ``Toolset`` combining several. Tools are loaded (annotations
+resolved, IR built) on the first use of a toolset; every later ``emit``,
+``describe`` or ``run`` reuses what was built then.
+"""
+
+from __future__ import annotations
+
+import threading
+from types import ModuleType
+
+from toolcall.definition import definition_of, module_generation, module_tools
+from toolcall.frozen import FrozenList, freeze
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+    from typing import Any, Union
+
+    from toolcall import ir
+    from toolcall.definition import ToolDefinition
+    from toolcall.findings import Finding
+
+    #: What ``emit``, ``describe``, ``tool_names`` and ``run`` accept.
+    Source = Union[ModuleType, Callable[..., Any], "Toolset"]
+
+__all__ = ["LoadedTool", "Toolset", "as_toolset", "load_tool"]
+
+
+class LoadedTool:
+    """One tool, ready to render and dispatch: its IR and what was derived from it.
+
+    ``classes`` maps the IR's class references to live classes. Rendered
+    variants are cached per ``(provider, strict)``.
+    """
+
+    __slots__ = ("_lock", "_renders", "classes", "definition", "dispatcher", "findings", "function", "ir", "single")
+
+    def __init__(
+        self,
+        definition: ToolDefinition,
+        tool: ir.Tool,
+        classes: dict[str, Any],
+        findings: tuple[Finding, ...],
+    ) -> None:
+        self.definition = definition
+        self.function = definition.function
+        self.ir = tool
+        self.classes = classes
+        self.findings = findings
+        #: The precomputed argument binder, built by the dispatcher on first run.
+        self.dispatcher: Any = None
+        #: The one-tool ``Toolset`` used when the function itself is the source.
+        self.single: Toolset | None = None
+        self._renders: dict[tuple[str, bool], Any] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def name(self) -> str:
+        """The tool's name."""
+        return self.ir.name
+
+    def rendered(self, provider: str, strict: bool) -> Any:
+        """The ``Rendered`` variant for ``provider``; its findings are warned once."""
+        key = (provider, strict)
+        found = self._renders.get(key)
+        if found is None:
+            from toolcall.render import render_tool
+
+            with self._lock:
+                found = self._renders.get(key)
+                if found is None:
+                    found = render_tool(self.ir, provider, strict=strict)
+                    from toolcall.findings import warn_findings
+
+                    warn_findings(found.findings, stacklevel=5)
+                    self._renders[key] = found
+        return found
+
+
+def load_tool(definition: ToolDefinition) -> LoadedTool:
+    """The loaded form of a tool, built on first call (thread-safe)."""
+    loaded = definition.loaded
+    if loaded is not None:
+        return loaded  # type: ignore[no-any-return]
+    with definition.lock:
+        if definition.loaded is None:
+            from toolcall.findings import warn_findings
+            from toolcall.introspect import introspect
+
+            found = introspect(definition)
+            warn_findings(found.findings, stacklevel=5)
+            definition.loaded = LoadedTool(definition, found.tool, dict(found.classes), found.findings)
+    return definition.loaded  # type: ignore[no-any-return]
+
+
+class Toolset:
+    """A set of tools with unique names: ``Toolset(module_a, module_b, some_tool, other_toolset)``.
+
+    Building one loads every tool (resolving annotations) and raises
+    ``ValueError`` when a name appears twice, naming both definitions.
+    """
+
+    __slots__ = ("_described", "_emitted", "_lock", "by_name", "names", "tools")
+
+    def __init__(self, *sources: ModuleType | Callable[..., Any] | Toolset) -> None:
+        definitions = [d for source in sources for d in _definitions(source)]
+        unique = list(dict.fromkeys(definitions))  # the same tool reached twice is one tool
+        self.tools: tuple[LoadedTool, ...] = tuple(load_tool(d) for d in unique)
+        self.by_name: dict[str, LoadedTool] = {}
+        for loaded in self.tools:
+            other = self.by_name.setdefault(loaded.name, loaded)
+            if other is not loaded:
+                raise ValueError(
+                    f"tool name {loaded.name!r} is used twice: by {_where(other.definition)} and by "
+                    f"{_where(loaded.definition)}; rename one with @tool(name=...)"
+                )
+        self.names: FrozenList = FrozenList(self.by_name)
+        self._emitted: dict[tuple[str, bool], FrozenList] = {}
+        self._described: FrozenList | None = None
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"Toolset({', '.join(self.by_name)})"
+
+    def __iter__(self) -> Iterator[LoadedTool]:
+        return iter(self.tools)
+
+    def __len__(self) -> int:
+        return len(self.tools)
+
+    def emitted(self, provider: str, strict: bool) -> FrozenList:
+        """Every tool rendered for ``provider``, as one shared read-only list."""
+        key = (provider, strict)
+        found = self._emitted.get(key)
+        if found is None:
+            with self._lock:
+                found = self._emitted.get(key)
+                if found is None:
+                    found = self._emit(provider, strict)
+                    self._emitted[key] = found
+        return found
+
+    def described(self) -> FrozenList:
+        """``{module, name, description, parameters}`` per tool, shared and read-only."""
+        if self._described is None:
+            from toolcall.render import parameters_schema
+
+            self._described = freeze(
+                [
+                    {
+                        "module": t.ir.module,
+                        "name": t.ir.name,
+                        "description": t.ir.description,
+                        "parameters": parameters_schema(t.ir),
+                    }
+                    for t in self.tools
+                ]
+            )
+        return self._described
+
+    def _emit(self, provider: str, strict: bool) -> FrozenList:
+        from toolcall.findings import warn_findings
+        from toolcall.render import check_request
+
+        rendered = [loaded.rendered(provider, strict) for loaded in self.tools]
+        warn_findings(check_request([t.ir for t in self.tools], rendered, provider, strict), stacklevel=5)
+        result: FrozenList = freeze([r.definition for r in rendered])
+        return result
+
+
+def _where(definition: ToolDefinition) -> str:
+    return f"{definition.module}.{definition.qualname}"
+
+
+def _definitions(source: object) -> tuple[ToolDefinition, ...]:
+    if isinstance(source, Toolset):
+        return tuple(loaded.definition for loaded in source.tools)
+    if isinstance(source, ModuleType):
+        found = module_tools(source.__name__)
+        if not found:
+            raise ValueError(
+                f"module {source.__name__!r} has no @toolcall.tool functions; "
+                "decorate its functions with @toolcall.tool or pass the module that defines them"
+            )
+        return found
+    definition = definition_of(source)
+    if definition is None:
+        raise TypeError(
+            f"{source!r} is not a tool source: pass a module with @toolcall.tool functions, "
+            "a function decorated with @toolcall.tool, or a toolcall.Toolset"
+        )
+    return (definition,)
+
+
+_MODULE_TOOLSETS: dict[str, tuple[int, Toolset]] = {}
+_SOURCES_LOCK = threading.Lock()
+
+
+def as_toolset(source: object) -> Toolset:
+    """The shared ``Toolset`` for a source (built on first use)."""
+    if isinstance(source, Toolset):
+        return source
+    if isinstance(source, ModuleType):
+        name = source.__name__
+        cached = _MODULE_TOOLSETS.get(name)
+        generation = module_generation(name)
+        if cached is not None and cached[0] == generation:
+            return cached[1]
+        with _SOURCES_LOCK:
+            toolset = Toolset(source)
+            _MODULE_TOOLSETS[name] = (generation, toolset)
+        return toolset
+    (definition,) = _definitions(source)
+    loaded = load_tool(definition)
+    if loaded.single is None:
+        with _SOURCES_LOCK:
+            if loaded.single is None:
+                loaded.single = Toolset(definition.function)
+    return loaded.single
