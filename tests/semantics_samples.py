@@ -307,7 +307,7 @@ def t_union(x: Union[int, str]) -> None:
 
 
 @toolcall.tool
-def t_union_nested(x: Union[int, Union[str, None], int]) -> None:
+def t_union_nested(x: Union[int, Union[str, None], int]) -> None:  # noqa: RUF036 - the nesting is the test
     """A nested union with a repeat and None."""
 
 

@@ -44,16 +44,25 @@ class ToolDefinition:
 
     __slots__ = ("description", "function", "loaded", "lock", "module", "name", "qualname", "thread")
 
+    function: Callable[..., Any]
+    name: str
+    description: str | None
+    thread: bool
+    module: str
+    qualname: str
+    lock: threading.Lock
+    #: The loaded tool (a ``toolcall.toolset.LoadedTool``), set on first use.
+    loaded: Any
+
     def __init__(self, function: Callable[..., Any], name: str, description: str | None, thread: bool) -> None:
         self.function = function
         self.name = name
         self.description = description
         self.thread = thread
-        self.module: str = function.__module__
-        self.qualname: str = function.__qualname__
+        self.module = function.__module__
+        self.qualname = function.__qualname__
         self.lock = threading.Lock()
-        #: The loaded tool (IR and precomputed parts), set on first use.
-        self.loaded: Any = None
+        self.loaded = None
 
     def __repr__(self) -> str:
         return f"<tool {self.name!r} from {self.module}.{self.qualname}>"
@@ -79,6 +88,10 @@ class ToolDecorator:
     """The decorator ``tool(name=..., description=...)`` returns."""
 
     __slots__ = ("description", "name", "thread")
+
+    name: str | None
+    description: str | None
+    thread: bool
 
     def __init__(self, name: str | None, description: str | None, thread: bool) -> None:
         self.name = name

@@ -18,53 +18,63 @@ if TYPE_CHECKING:
 __all__ = ["FrozenDict", "FrozenList", "freeze", "thaw"]
 
 
-def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
-    raise TypeError(
-        f"{type(self).__name__} is read-only: toolcall shares it between callers; "
-        "use copy.deepcopy(result) for a mutable copy"
-    )
+if TYPE_CHECKING:
+    # Type checkers see plain dict and list subclasses: mutation is refused at
+    # run time, and the read-only API is exactly the base classes' reading API.
 
+    class FrozenDict(dict[str, Any]):
+        """A ``dict`` that refuses mutation."""
 
-class FrozenDict(dict):  # type: ignore[type-arg]
-    """A ``dict`` that refuses mutation."""
+    class FrozenList(list[Any]):
+        """A ``list`` that refuses mutation."""
 
-    __slots__ = ()
-    __setitem__ = __delitem__ = _refuse
-    clear = pop = popitem = setdefault = update = _refuse
-    __ior__ = _refuse
+else:
 
-    def __copy__(self) -> dict[str, Any]:
-        return dict(self)
+    def _refuse(self: object, *args: object, **kwargs: object) -> NoReturn:
+        raise TypeError(
+            f"{type(self).__name__} is read-only: toolcall shares it between callers; "
+            "use copy.deepcopy(result) for a mutable copy"
+        )
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
-        return {key: copy.deepcopy(value, memo) for key, value in self.items()}
+    class FrozenDict(dict):
+        """A ``dict`` that refuses mutation."""
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (FrozenDict, (dict(self),))
+        __slots__ = ()
+        __setitem__ = __delitem__ = _refuse
+        clear = pop = popitem = setdefault = update = _refuse
+        __ior__ = _refuse
 
-    def __hash__(self) -> int:  # type: ignore[override]
-        raise TypeError("unhashable type: 'FrozenDict'")
+        def __copy__(self) -> dict[str, Any]:
+            return dict(self)
 
+        def __deepcopy__(self, memo: dict[int, Any]) -> dict[str, Any]:
+            return {key: copy.deepcopy(value, memo) for key, value in self.items()}
 
-class FrozenList(list):  # type: ignore[type-arg]
-    """A ``list`` that refuses mutation."""
+        def __reduce__(self) -> tuple[Any, ...]:
+            return (FrozenDict, (dict(self),))
 
-    __slots__ = ()
-    __setitem__ = __delitem__ = _refuse
-    append = extend = insert = pop = remove = reverse = sort = clear = _refuse
-    __iadd__ = __imul__ = _refuse
+        def __hash__(self) -> int:
+            raise TypeError("unhashable type: 'FrozenDict'")
 
-    def __copy__(self) -> list[Any]:
-        return list(self)
+    class FrozenList(list):
+        """A ``list`` that refuses mutation."""
 
-    def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
-        return [copy.deepcopy(value, memo) for value in self]
+        __slots__ = ()
+        __setitem__ = __delitem__ = _refuse
+        append = extend = insert = pop = remove = reverse = sort = clear = _refuse
+        __iadd__ = __imul__ = _refuse
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (FrozenList, (list(self),))
+        def __copy__(self) -> list[Any]:
+            return list(self)
 
-    def __hash__(self) -> int:  # type: ignore[override]
-        raise TypeError("unhashable type: 'FrozenList'")
+        def __deepcopy__(self, memo: dict[int, Any]) -> list[Any]:
+            return [copy.deepcopy(value, memo) for value in self]
+
+        def __reduce__(self) -> tuple[Any, ...]:
+            return (FrozenList, (list(self),))
+
+        def __hash__(self) -> int:
+            raise TypeError("unhashable type: 'FrozenList'")
 
 
 def freeze(value: Any) -> Any:

@@ -22,6 +22,7 @@ class Ok(Generic[_T]):
     __slots__ = ("value",)
     __match_args__ = ("value",)
     ok: Literal[True] = True
+    value: _T
 
     def __init__(self, value: _T) -> None:
         self.value = value
@@ -42,6 +43,7 @@ class Err:
     __slots__ = ("error",)
     __match_args__ = ("error",)
     ok: Literal[False] = False
+    error: ToolError
 
     def __init__(self, error: ToolError) -> None:
         self.error = error

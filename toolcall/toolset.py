@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any, Union
 
-    from toolcall import ir
+    from toolcall.ir import Tool
     from toolcall.definition import ToolDefinition
     from toolcall.findings import Finding
 
@@ -38,10 +38,20 @@ class LoadedTool:
 
     __slots__ = ("_lock", "_renders", "classes", "definition", "dispatcher", "findings", "function", "ir", "single")
 
+    definition: ToolDefinition
+    function: Callable[..., Any]
+    ir: Tool
+    classes: dict[str, Any]
+    findings: tuple[Finding, ...]
+    #: The precomputed argument binder, built by the dispatcher on first run.
+    dispatcher: Any
+    #: The one-tool ``Toolset`` used when the function itself is the source.
+    single: Toolset | None
+
     def __init__(
         self,
         definition: ToolDefinition,
-        tool: ir.Tool,
+        tool: Tool,
         classes: dict[str, Any],
         findings: tuple[Finding, ...],
     ) -> None:
@@ -50,10 +60,8 @@ class LoadedTool:
         self.ir = tool
         self.classes = classes
         self.findings = findings
-        #: The precomputed argument binder, built by the dispatcher on first run.
-        self.dispatcher: Any = None
-        #: The one-tool ``Toolset`` used when the function itself is the source.
-        self.single: Toolset | None = None
+        self.dispatcher = None
+        self.single = None
         self._renders: dict[tuple[str, bool], Any] = {}
         self._lock = threading.Lock()
 
