@@ -20,4 +20,8 @@ echo "== ruff"
 "$bin/ruff" format --check .
 echo "== mypy --strict"
 "$bin/mypy" --strict toolcall toolcall_mypy
+echo "== pyright --verifytypes"
+"$bin/pyright" --verifytypes toolcall --ignoreexternal | tail -n 3
+"$bin/pyright" --verifytypes toolcall --ignoreexternal --outputjson \
+  | "$bin/python" -c 'import json, sys; s = json.load(sys.stdin)["typeCompleteness"]["completenessScore"]; sys.exit(s < 1)'
 echo "all checks passed"

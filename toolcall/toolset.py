@@ -19,9 +19,9 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any, Union
 
-    from toolcall.ir import Tool
     from toolcall.definition import ToolDefinition
     from toolcall.findings import Finding
+    from toolcall.ir import Tool
 
     #: What ``emit``, ``describe``, ``tool_names`` and ``run`` accept.
     Source = Union[ModuleType, Callable[..., Any], "Toolset"]
