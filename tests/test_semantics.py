@@ -19,6 +19,7 @@ the ``format`` keyword is there all the same.
 
 from __future__ import annotations
 
+import copy
 import importlib
 import json
 import warnings
@@ -841,7 +842,17 @@ def test_injected_parameters_are_absent(
 ) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ToolcallWarning)
-        text = json.dumps(toolcall.emit(tool, provider, strict=strict)[0])
+        definition = copy.deepcopy(toolcall.emit(tool, provider, strict=strict)[0])
+    schema = (
+        definition["function"]["parameters"]
+        if provider == "openai"
+        else definition.get("input_schema", definition.get("inputSchema"))
+    )
+    # With **kwargs the schema names injected parameters only to forbid them as extra keys.
+    refused = schema.pop("propertyNames", {"not": {"enum": []}})["not"]["enum"]
+    if schema.get("additionalProperties") not in (False, None):
+        assert set(refused) == set(names)
+    text = json.dumps(definition)
     for name in names:
         assert f'"{name}"' not in text
 

@@ -80,7 +80,13 @@ class _Builder:
             properties[p.name] = self.member(p.type, p.description, p.default)
             if p.required:
                 required.append(p.name)
-        return _object(properties, required, extra)
+        schema = _object(properties, required, extra)
+        injected = [p.name for p in parameters if p.injected]
+        if extra is not False and injected:
+            # ``**kwargs`` must not let the model send an injected parameter's name:
+            # Python would bind it to that parameter.
+            schema["propertyNames"] = {"not": {"enum": injected}}
+        return schema
 
     def with_defs(self, schema: Schema) -> Schema:
         """``schema`` with the referenced definitions (and theirs, transitively) under ``$defs``."""
