@@ -10,7 +10,7 @@ for version in $versions; do
   first=${first:-$python}
   echo "== pytest on Python $version"
   status=0
-  "$python" -m pytest tests || status=$?
+  PATH="$(dirname "$python"):$PATH" "$python" -m pytest tests || status=$?
   # pytest exits 5 when it collected no tests: that is a failure here.
   [ "$status" -eq 0 ] || { echo "pytest failed on Python $version (exit $status)"; exit 1; }
 done
@@ -21,7 +21,9 @@ echo "== ruff"
 echo "== mypy --strict"
 "$bin/mypy" --strict toolcall toolcall_mypy
 echo "== pyright --verifytypes"
-"$bin/pyright" --verifytypes toolcall --ignoreexternal | tail -n 3
-"$bin/pyright" --verifytypes toolcall --ignoreexternal --outputjson \
+# pyright finds the installed package through the active environment's python.
+export PATH="$bin:$PATH" VIRTUAL_ENV="$(dirname "$bin")"
+pyright --verifytypes toolcall --ignoreexternal | tail -n 3
+pyright --verifytypes toolcall --ignoreexternal --outputjson \
   | "$bin/python" -c 'import json, sys; s = json.load(sys.stdin)["typeCompleteness"]["completenessScore"]; sys.exit(s < 1)'
 echo "all checks passed"
