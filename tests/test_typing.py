@@ -13,8 +13,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 CASE = Path(__file__).parent / "typing_cases" / "decorated.py"
 
 
