@@ -23,7 +23,7 @@ echo "== mypy --strict"
 echo "== pyright --verifytypes"
 # pyright finds the installed package through the active environment's python.
 export PATH="$bin:$PATH" VIRTUAL_ENV="$(dirname "$bin")"
-pyright --verifytypes toolcall --ignoreexternal | tail -n 3
+pyright --verifytypes toolcall --ignoreexternal | grep "completeness score"
 pyright --verifytypes toolcall --ignoreexternal --outputjson \
   | "$bin/python" -c 'import json, sys; s = json.load(sys.stdin)["typeCompleteness"]["completenessScore"]; sys.exit(s < 1)'
 echo "all checks passed"

@@ -173,5 +173,5 @@ def test_custom_schemas_are_converted_too() -> None:
 
 def test_more_than_512_declarations_is_a_finding() -> None:
     tools = [s.tool(f"t{i}") for i in range(513)]
-    (finding,) = check_request(tools, [render_tool(t, "gemini") for t in tools], "gemini", False)
+    (finding,) = check_request([render_tool(t, "gemini").definition for t in tools], "gemini", False)
     assert "513 tools" in finding.message

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import enum
 import math
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final, Union
 
-from toolcall import ir
+from toolcall import bounds, ir
 from toolcall.findings import DEFAULT, Finding
 
 __all__ = [
@@ -305,49 +304,11 @@ def _fit_constrained(value: ir.JsonValue, node: ir.TypeNode, defs: Mapping[str, 
     fitted = fit_default(value, node.base, defs)
     if isinstance(fitted, Misfit):
         return fitted
-    # Bounds apply to the Python value (an int for a string_integer), not its wire string.
-    broken = _broken_constraint(value, node.constraints)
-    return fitted if broken is None else Misfit(f"breaks {broken}")
-
-
-def _broken_constraint(value: ir.JsonValue, c: ir.Constraints) -> str | None:
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return _broken_bound(value, c)
-    if isinstance(value, (str, list, dict)):
-        return _broken_length(value, c)
-    return None
-
-
-def _broken_bound(value: float, c: ir.Constraints) -> str | None:
-    checks = (
-        ("ge", c.ge, lambda b: value >= b),
-        ("le", c.le, lambda b: value <= b),
-        ("gt", c.gt, lambda b: value > b),
-        ("lt", c.lt, lambda b: value < b),
-        ("multiple_of", c.multiple_of, lambda b: _is_multiple(value, b)),
-    )
-    for name, bound, holds in checks:
-        if bound is not None and not holds(bound):
-            return f"{name}={bound!r}"
-    return None
-
-
-def _is_multiple(value: float, step: float) -> bool:
-    if _is_int(value) and _is_int(step):
-        return value % step == 0
-    quotient = value / step
-    return math.isclose(quotient, round(quotient), rel_tol=1e-9, abs_tol=1e-9)
-
-
-def _broken_length(value: str | list[ir.JsonValue] | dict[str, ir.JsonValue], c: ir.Constraints) -> str | None:
-    if c.min_length is not None and len(value) < c.min_length:
-        return f"min_length={c.min_length}"
-    if c.max_length is not None and len(value) > c.max_length:
-        return f"max_length={c.max_length}"
-    # JSON Schema's ``pattern`` is a search, not a full match.
-    if c.pattern is not None and isinstance(value, str) and re.search(c.pattern, value) is None:
-        return f"pattern={c.pattern!r}"
-    return None
+    # Bounds apply to the Python value (an int for a string_integer); lengths and
+    # patterns to the value as sent, exactly as the dispatcher checks them.
+    wire = fitted.value if isinstance(fitted, Fit) else value
+    broken = bounds.violation(value, wire, node.constraints)
+    return fitted if broken is None else Misfit(f"breaks the constraint: {broken[1]}")
 
 
 def _has_unsafe_int(value: ir.JsonValue) -> bool:

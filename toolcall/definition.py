@@ -73,6 +73,11 @@ _REGISTRY: dict[str, dict[str, ToolDefinition]] = {}
 # tell cheaply that a tool was added or redefined.
 _GENERATION: dict[str, int] = {}
 
+#: Module object → its shared toolset, filled by ``toolcall.toolset`` and read
+#: by ``emit`` and ``run`` with one dictionary lookup; a module's entry is
+#: dropped here whenever it gains or redefines a tool.
+MODULE_TOOLSETS: dict[object, Any] = {}
+
 
 def check_tool_name(name: object, where: str) -> str:
     """Return ``name`` if it is a safe tool name, else raise ``ValueError``."""
@@ -144,6 +149,7 @@ def _mark(fn: _G, name: str | None, description: str | None, thread: bool) -> _G
         # made inside a function is used by passing the function itself.
         _REGISTRY.setdefault(definition.module, {})[definition.qualname] = definition
         _GENERATION[definition.module] = _GENERATION.get(definition.module, 0) + 1
+        _forget_toolset(definition.module)
     return fn
 
 
@@ -165,6 +171,14 @@ def definition_of(obj: object) -> ToolDefinition | None:
     """The ``ToolDefinition`` of a tool function, or ``None``."""
     found = getattr(obj, ATTRIBUTE, None)
     return found if isinstance(found, ToolDefinition) else None
+
+
+def _forget_toolset(module: str) -> None:
+    import sys
+
+    owner = sys.modules.get(module)
+    if owner is not None:
+        MODULE_TOOLSETS.pop(owner, None)
 
 
 def module_generation(module: str) -> int:

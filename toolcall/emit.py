@@ -7,7 +7,7 @@ what the next caller gets, and a call costs a few dictionary lookups.
 
 from __future__ import annotations
 
-from toolcall.toolset import Toolset, as_toolset
+from toolcall.toolset import as_toolset
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ def emit(source: Source, provider: str, *, strict: bool = False) -> list[dict[st
     Providers: ``"openai"``, ``"openai-responses"``, ``"anthropic"``, ``"mcp"``,
     ``"gemini"``. The result is read-only; ``copy.deepcopy`` it to change it.
     """
-    toolset = source if isinstance(source, Toolset) else as_toolset(source)
+    toolset = as_toolset(source)
     found = toolset._emitted.get((provider, strict))
     if found is None:
         found = toolset.emitted(provider, strict)

@@ -10,6 +10,7 @@ JSON-safe: lone surrogates are escaped and non-JSON objects become their
 from __future__ import annotations
 
 import json
+import math
 import re
 from dataclasses import dataclass, field, fields
 from typing import Any, Union
@@ -60,25 +61,48 @@ _EXPECTATIONS: dict[str, str] = {
 }
 
 
+#: Integers longer than this are shown by size: ``str()`` refuses more than 4300 digits by default.
+_MAX_INT_BITS = 14_000
+
+
 def json_safe(value: Any, depth: int = 0) -> Any:
-    """``value`` as JSON data: lone surrogates escaped, other objects as their ``repr``."""
-    if value is None or isinstance(value, (bool, int)):
+    """``value`` as JSON data: lone surrogates escaped, other objects as their ``repr``.
+
+    Whatever the value does, the result is plain JSON data that ``json.dumps``
+    accepts: subclasses of the JSON types are read through their base type
+    (their own ``__eq__``, ``__str__`` or ``__iter__`` are not called), an
+    integer too long for ``str()`` is shown by its size, and an object whose
+    ``repr`` raises is shown by its type name.
+    """
+    if value is None or value is True or value is False:
         return value
+    if isinstance(value, int):
+        integer = int.__index__(value)
+        return integer if integer.bit_length() <= _MAX_INT_BITS else f"<an integer of {integer.bit_length()} bits>"
     if isinstance(value, float):
-        return value if value == value and value not in (float("inf"), float("-inf")) else repr(value)
+        number = float.__float__(value)
+        return number if math.isfinite(number) else repr(number)
     if isinstance(value, str):
-        return _escape_surrogates(value)
+        return _escape_surrogates(str.__str__(value))
     if depth > 50:
         return "..."
-    if isinstance(value, (list, tuple)):
+    if type(value) in (list, tuple):
         return [json_safe(item, depth + 1) for item in value]
-    if isinstance(value, dict):
+    if type(value) is dict:
         return {_key(k): json_safe(v, depth + 1) for k, v in value.items()}
-    return _escape_surrogates(repr(value))
+    return _repr(value)
 
 
 def _key(key: object) -> str:
-    return _escape_surrogates(key) if isinstance(key, str) else _escape_surrogates(repr(key))
+    return _escape_surrogates(str.__str__(key)) if isinstance(key, str) else _repr(key)
+
+
+def _repr(value: object) -> str:
+    try:
+        text = str.__str__(repr(value))
+    except Exception:  # a hostile or broken __repr__, a container of huge ints, a cycle too deep
+        text = f"<{type(value).__name__} object>"
+    return _escape_surrogates(text)
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")

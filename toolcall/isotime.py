@@ -4,8 +4,10 @@ The same rules on every supported Python (``fromisoformat`` accepts more on
 3.11+ than on 3.10, so it is not used directly): a date-time is
 ``YYYY-MM-DD`` then ``T``, ``t`` or a space, then a time; a time is
 ``HH:MM[:SS[.fraction]]`` with an optional ``Z`` or ``±HH:MM`` offset. A
-duration is ``[-]P[nW][nD][T[nH][nM][n[.n]S]]``; years and months are
-refused because they have no fixed length.
+duration is ``[-]P[nW][nD][T[nH][nM][n[.n]S]]`` (a fraction may use ``.`` or
+``,``, as ISO 8601 allows); years and months are refused because they have
+no fixed length. Digits are ASCII only: other Unicode digits (Arabic-Indic,
+full-width), which ``int`` would read, are refused.
 """
 
 from __future__ import annotations
@@ -18,13 +20,11 @@ __all__ = ["parse_date", "parse_datetime", "parse_duration", "parse_time"]
 
 _DATE: Final = r"(\d{4})-(\d{2})-(\d{2})"
 _TIME: Final = r"(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?"
-_DATE_RE: Final = re.compile(_DATE)
-_TIME_RE: Final = re.compile(_TIME)
-_DATETIME_RE: Final = re.compile(_DATE + r"[Tt ]" + _TIME)
-_DURATION_RE: Final = re.compile(
-    r"(-)?P(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?"
-    r"(?:T(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?"
-)
+_DATE_RE: Final = re.compile(_DATE, re.ASCII)
+_TIME_RE: Final = re.compile(_TIME, re.ASCII)
+_DATETIME_RE: Final = re.compile(_DATE + r"[Tt ]" + _TIME, re.ASCII)
+_N: Final = r"(\d+(?:[.,]\d+)?)"
+_DURATION_RE: Final = re.compile(rf"(-)?P(?:{_N}W)?(?:{_N}D)?(?:T(?:{_N}H)?(?:{_N}M)?(?:{_N}S)?)?", re.ASCII)
 
 
 def parse_date(text: str) -> dt.date:
@@ -69,7 +69,7 @@ def parse_duration(text: str) -> dt.timedelta:
     match = _DURATION_RE.fullmatch(text)
     if match is None or text.endswith(("P", "T")):
         raise ValueError("not an ISO 8601 duration without years or months")
-    sign, weeks, days, hours, minutes, seconds = match.groups()
+    sign, weeks, days, hours, minutes, seconds = (g.replace(",", ".") if g else g for g in match.groups())
     delta = dt.timedelta(
         weeks=float(weeks or 0),
         days=float(days or 0),

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from types import ModuleType
 
-from toolcall.definition import definition_of, module_generation, module_tools
+from toolcall.definition import MODULE_TOOLSETS, definition_of, module_generation, module_tools
 from toolcall.frozen import FrozenList, freeze
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
@@ -32,17 +32,32 @@ __all__ = ["LoadedTool", "Toolset", "as_toolset", "load_tool"]
 class LoadedTool:
     """One tool, ready to render and dispatch: its IR and what was derived from it.
 
-    ``classes`` maps the IR's class references to live classes. Rendered
-    variants are cached per ``(provider, strict)``.
+    It comes either from introspection (``ir`` and ``classes`` given) or from
+    a schema cache entry (``cached``): then the IR is decoded, and its class
+    references imported, only when the tool is first dispatched, and every
+    rendered variant is the cache's own text, never rendered again.
     """
 
-    __slots__ = ("_lock", "_renders", "classes", "definition", "dispatcher", "findings", "function", "ir", "single")
+    __slots__ = (
+        "_classes",
+        "_ir",
+        "_lock",
+        "_renders",
+        "cached",
+        "definition",
+        "dispatcher",
+        "findings",
+        "function",
+        "name",
+        "single",
+    )
 
     definition: ToolDefinition
     function: Callable[..., Any]
-    ir: Tool
-    classes: dict[str, Any]
+    name: str
     findings: tuple[Finding, ...]
+    #: The cache entry this tool was loaded from, or ``None`` when introspected.
+    cached: dict[str, Any] | None
     #: The precomputed argument binder, built by the dispatcher on first run.
     dispatcher: Any
     #: The one-tool ``Toolset`` used when the function itself is the source.
@@ -51,57 +66,102 @@ class LoadedTool:
     def __init__(
         self,
         definition: ToolDefinition,
-        tool: Tool,
-        classes: dict[str, Any],
-        findings: tuple[Finding, ...],
+        *,
+        tool: Tool | None = None,
+        classes: dict[str, Any] | None = None,
+        findings: tuple[Finding, ...] = (),
+        cached: dict[str, Any] | None = None,
     ) -> None:
         self.definition = definition
         self.function = definition.function
-        self.ir = tool
-        self.classes = classes
+        self.name = tool.name if tool is not None else definition.name
         self.findings = findings
+        self.cached = cached
         self.dispatcher = None
         self.single = None
-        self._renders: dict[tuple[str, bool], Any] = {}
+        self._ir = tool
+        self._classes = classes
+        self._renders: dict[tuple[str, bool], dict[str, Any]] = {}
         self._lock = threading.Lock()
 
     @property
-    def name(self) -> str:
-        """The tool's name."""
-        return self.ir.name
+    def ir(self) -> Tool:
+        """The tool's IR (decoded from the cache entry on first access)."""
+        if self._ir is None:
+            from toolcall import ir
 
-    def rendered(self, provider: str, strict: bool) -> Any:
-        """The ``Rendered`` variant for ``provider``; its findings are warned once."""
+            assert self.cached is not None
+            self._ir = ir.from_json(self.cached["ir"])
+        return self._ir
+
+    @property
+    def classes(self) -> dict[str, Any]:
+        """The live class behind each ``"module:qualname"`` reference of the IR."""
+        if self._classes is None:
+            from toolcall.cache_loader import import_refs
+
+            self._classes = import_refs(self.ir)
+        return self._classes
+
+    def definition_for(self, provider: str, strict: bool) -> dict[str, Any]:
+        """The tool definition for ``provider``; rendering findings are warned once."""
         key = (provider, strict)
         found = self._renders.get(key)
         if found is None:
-            from toolcall.render import render_tool
-
             with self._lock:
                 found = self._renders.get(key)
                 if found is None:
-                    found = render_tool(self.ir, provider, strict=strict)
-                    from toolcall.findings import warn_findings
-
-                    warn_findings(found.findings, stacklevel=5)
-                    self._renders[key] = found
+                    found = self._renders[key] = self._render(provider, strict)
         return found
+
+    def describe_entry(self) -> dict[str, Any]:
+        """``{module, name, description, parameters}`` for ``describe``."""
+        if self.cached is not None:
+            return self.cached["describe"]  # type: ignore[no-any-return]
+        from toolcall.render import parameters_schema
+
+        tool = self.ir
+        return {
+            "module": tool.module,
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": parameters_schema(tool),
+        }
+
+    def _render(self, provider: str, strict: bool) -> dict[str, Any]:
+        if self.cached is not None:
+            from toolcall.cache_loader import cached_definition
+
+            return cached_definition(self.cached, provider, strict)
+        from toolcall.findings import warn_findings
+        from toolcall.render import render_tool
+
+        rendered = render_tool(self.ir, provider, strict=strict)
+        warn_findings(rendered.findings, stacklevel=6)
+        return rendered.definition
 
 
 def load_tool(definition: ToolDefinition) -> LoadedTool:
-    """The loaded form of a tool, built on first call (thread-safe)."""
+    """The loaded form of a tool, built on first call (thread-safe): from its cache, else by introspection."""
     loaded = definition.loaded
     if loaded is not None:
         return loaded  # type: ignore[no-any-return]
     with definition.lock:
         if definition.loaded is None:
-            from toolcall.findings import warn_findings
-            from toolcall.introspect import introspect
+            from toolcall.cache_loader import cache_entry
 
-            found = introspect(definition)
-            warn_findings(found.findings, stacklevel=5)
-            definition.loaded = LoadedTool(definition, found.tool, dict(found.classes), found.findings)
+            entry = cache_entry(definition)
+            definition.loaded = LoadedTool(definition, cached=entry) if entry is not None else _introspected(definition)
     return definition.loaded  # type: ignore[no-any-return]
+
+
+def _introspected(definition: ToolDefinition) -> LoadedTool:
+    from toolcall.findings import warn_findings
+    from toolcall.introspect import introspect
+
+    found = introspect(definition)
+    warn_findings(found.findings, stacklevel=6)
+    return LoadedTool(definition, tool=found.tool, classes=dict(found.classes), findings=found.findings)
 
 
 class Toolset:
@@ -154,28 +214,16 @@ class Toolset:
     def described(self) -> FrozenList:
         """``{module, name, description, parameters}`` per tool, shared and read-only."""
         if self._described is None:
-            from toolcall.render import parameters_schema
-
-            self._described = freeze(
-                [
-                    {
-                        "module": t.ir.module,
-                        "name": t.ir.name,
-                        "description": t.ir.description,
-                        "parameters": parameters_schema(t.ir),
-                    }
-                    for t in self.tools
-                ]
-            )
+            self._described = freeze([t.describe_entry() for t in self.tools])
         return self._described
 
     def _emit(self, provider: str, strict: bool) -> FrozenList:
+        definitions = [loaded.definition_for(provider, strict) for loaded in self.tools]
         from toolcall.findings import warn_findings
         from toolcall.render import check_request
 
-        rendered = [loaded.rendered(provider, strict) for loaded in self.tools]
-        warn_findings(check_request([t.ir for t in self.tools], rendered, provider, strict), stacklevel=5)
-        result: FrozenList = freeze([r.definition for r in rendered])
+        warn_findings(check_request(definitions, provider, strict), stacklevel=5)
+        result: FrozenList = freeze(definitions)
         return result
 
 
@@ -209,6 +257,13 @@ _SOURCES_LOCK = threading.Lock()
 
 def as_toolset(source: object) -> Toolset:
     """The shared ``Toolset`` for a source (built on first use)."""
+    try:
+        return MODULE_TOOLSETS[source]  # type: ignore[no-any-return]
+    except (KeyError, TypeError):  # not a module seen before (or unhashable)
+        return _toolset_of(source)
+
+
+def _toolset_of(source: object) -> Toolset:
     if isinstance(source, Toolset):
         return source
     if isinstance(source, ModuleType):
@@ -220,6 +275,8 @@ def as_toolset(source: object) -> Toolset:
         with _SOURCES_LOCK:
             toolset = Toolset(source)
             _MODULE_TOOLSETS[name] = (generation, toolset)
+            if generation == module_generation(name):
+                MODULE_TOOLSETS[source] = toolset
         return toolset
     (definition,) = _definitions(source)
     loaded = load_tool(definition)

@@ -63,10 +63,8 @@ def render_tool(tool: ir.Tool, provider: str, *, strict: bool = False) -> Render
     return Rendered(plain(_envelope(tool, provider, schema, is_strict)), tuple(findings))
 
 
-def check_request(
-    tools: Sequence[ir.Tool], rendered: Sequence[Rendered], provider: str, strict: bool
-) -> tuple[Finding, ...]:
-    """Check the limits that apply to one request carrying all of ``rendered``.
+def check_request(definitions: Sequence[dict[str, Any]], provider: str, strict: bool) -> tuple[Finding, ...]:
+    """Check the limits that apply to one request carrying all of ``definitions``.
 
     Anthropic strict: at most 20 strict tools, 24 optional parameters and 16
     parameters using ``anyOf`` or type arrays, over the tools that rendered
@@ -75,11 +73,9 @@ def check_request(
     documented.
     """
     _check_provider(provider)
-    if len(tools) != len(rendered):
-        raise ValueError(f"check_request: {len(tools)} tools but {len(rendered)} rendered definitions")
     if provider == "anthropic" and strict:
-        limits.check_anthropic_strict_request([r.definition for r in rendered])
-    return tuple(limits.count_findings(provider, len(rendered)))
+        limits.check_anthropic_strict_request(definitions)
+    return tuple(limits.count_findings(provider, len(definitions)))
 
 
 def _check_provider(provider: str) -> None:

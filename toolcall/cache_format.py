@@ -1,0 +1,180 @@
+"""The schema cache file: where it lives, what it holds, how it is written.
+
+One file per tool module, ``<package dir>/__toolcall__/<module stem>.json``
+(``pkg/tools.py`` → ``pkg/__toolcall__/tools.json``; a package's
+``__init__.py`` → ``__init__.json``). The mypy plugin writes it; the runtime
+loader (``toolcall.cache_loader``) reads it. Its content::
+
+    {
+      "format": CACHE_FORMAT,            # this layout
+      "ir": ir.SCHEMA_VERSION,           # the IR's meaning
+      "module": "pkg.tools",
+      "source_sha256": "...",            # of the module source mypy checked
+      "tools": [                         # declaration order
+        {
+          "name": ..., "qualname": ...,
+          "fingerprint": ...,            # signature_fingerprint(...)
+          "ir": {...},                   # ir.to_json(tool)
+          "describe": {...},             # describe()'s entry
+          "rendered": {"openai": {...}, "openai:strict": {...}, ..., "gemini": {"error": "..."}}
+        }
+      ]
+    }
+
+Written deterministically (sorted keys, 2-space indent, a final newline) and
+atomically (a temporary file in the same directory, then ``os.replace``).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import Any, Final
+
+from toolcall import ir
+
+__all__ = [
+    "CACHE_DIR",
+    "CACHE_FORMAT",
+    "VARIANTS",
+    "cache_path",
+    "dumps",
+    "fingerprint",
+    "ir_parameters",
+    "module_content",
+    "remove",
+    "source_sha256",
+    "tool_entry",
+    "variant_key",
+    "write_atomic",
+]
+
+#: Bumped whenever the file layout changes.
+CACHE_FORMAT: Final = 1
+CACHE_DIR: Final = "__toolcall__"
+
+#: Every provider variant the cache holds, as ``(provider, strict)``.
+VARIANTS: Final[tuple[tuple[str, bool], ...]] = (
+    ("openai", False),
+    ("openai", True),
+    ("openai-responses", False),
+    ("openai-responses", True),
+    ("anthropic", False),
+    ("anthropic", True),
+    ("mcp", False),
+    ("mcp", True),
+    ("gemini", False),
+)
+
+
+def variant_key(provider: str, strict: bool) -> str:
+    """The key of a rendered variant in the cache: ``"openai"`` or ``"openai:strict"``."""
+    return f"{provider}:strict" if strict else provider
+
+
+def cache_path(module_file: str | os.PathLike[str]) -> Path:
+    """The cache file of the module whose source is ``module_file``."""
+    source = Path(module_file)
+    return source.parent / CACHE_DIR / f"{source.stem}.json"
+
+
+def source_sha256(data: bytes) -> str:
+    """The digest of a module's source bytes, as the cache records it."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def fingerprint(name: str, qualname: str, parameters: Iterable[tuple[str, str, bool]]) -> str:
+    """A digest of a tool's name and signature shape: each ``(name, kind, has_default)``.
+
+    Both front ends compute it from what they see without resolving any
+    type: the plugin from the ``FuncDef``'s arguments, the runtime from the
+    function's code object and defaults.
+    """
+    shape = [name, qualname, [list(p) for p in parameters]]
+    return hashlib.sha256(json.dumps(shape, separators=(",", ":")).encode()).hexdigest()[:32]
+
+
+def ir_parameters(tool: ir.Tool) -> list[tuple[str, str, bool]]:
+    """The signature shape of a tool's IR (as ``fingerprint`` takes it)."""
+    return [(p.name, p.kind, not p.required) for p in tool.parameters]
+
+
+def dumps(content: dict[str, Any]) -> str:
+    """The deterministic text of a cache file."""
+    return json.dumps(content, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def write_atomic(path: Path, text: str) -> bool:
+    """Write ``text`` to ``path`` atomically; return whether the file changed."""
+    try:
+        if path.read_text(encoding="utf-8") == text:
+            return False
+    except (OSError, UnicodeDecodeError):
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+    return True
+
+
+def remove(path: Path) -> bool:
+    """Delete a cache file (and its directory when it is left empty); return whether it existed."""
+    try:
+        path.unlink()
+    except FileNotFoundError:
+        return False
+    with contextlib.suppress(OSError):  # other modules' caches are still there
+        path.parent.rmdir()
+    return True
+
+
+def module_content(module: str, source_digest: str, tools: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The whole cache file for ``module``."""
+    return {
+        "format": CACHE_FORMAT,
+        "ir": ir.SCHEMA_VERSION,
+        "module": module,
+        "source_sha256": source_digest,
+        "tools": list(tools),
+    }
+
+
+def tool_entry(tool: ir.Tool) -> dict[str, Any]:
+    """One tool's cache entry: its IR, ``describe`` entry and every rendered variant.
+
+    Rendering runs here once, with the same renderers ``emit`` uses; a
+    variant the provider cannot take is recorded as ``{"error": message}``
+    and raised again as ``ValueError`` when emitted.
+    """
+    from toolcall.render import parameters_schema, render_tool
+
+    rendered: dict[str, Any] = {}
+    for provider, strict in VARIANTS:
+        try:
+            rendered[variant_key(provider, strict)] = render_tool(tool, provider, strict=strict).definition
+        except ValueError as exc:
+            rendered[variant_key(provider, strict)] = {"error": str(exc)}
+    return {
+        "name": tool.name,
+        "qualname": tool.qualname,
+        "fingerprint": fingerprint(tool.name, tool.qualname, ir_parameters(tool)),
+        "ir": ir.to_json(tool),
+        "describe": {
+            "module": tool.module,
+            "name": tool.name,
+            "description": tool.description,
+            "parameters": parameters_schema(tool),
+        },
+        "rendered": rendered,
+    }

@@ -1,0 +1,134 @@
+"""``run`` and ``arun``: a model's tool call → the tool's result, or an error it can read.
+
+``run`` never raises for bad input: every refusal is an ``Err`` holding one of
+``toolcall.errors``. What the tool itself raises: an ``Exception`` becomes
+``Raised`` (and is logged with its traceback at ERROR on logger
+``toolcall``), ``SystemExit`` becomes ``Exited``; ``KeyboardInterrupt`` and
+other ``BaseException``s propagate. A missing injected value is a
+programming error and raises ``TypeError``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from toolcall.binder import MissingInjected, Prepared, Rejected, prepare
+from toolcall.definition import MODULE_TOOLSETS
+from toolcall.errors import Exited, Raised, UnknownTool
+from toolcall.result import Err, Ok
+from toolcall.toolset import LoadedTool, as_toolset
+
+if TYPE_CHECKING:
+    from toolcall.toolset import Source
+
+__all__ = ["arun", "prepared", "run"]
+
+_new = tuple.__new__
+
+
+def prepared(loaded: LoadedTool) -> Prepared:
+    """The tool's generated binder, built on its first dispatch."""
+    found = loaded.dispatcher
+    if found is None:
+        with loaded.definition.lock:
+            found = loaded.dispatcher
+            if found is None:
+                found = loaded.dispatcher = prepare(
+                    loaded.ir, loaded.function, loaded.classes, loaded.definition.thread
+                )
+    return found  # type: ignore[no-any-return]
+
+
+def _find(source: Source, name: str) -> LoadedTool | Err:
+    toolset = as_toolset(source)
+    found: LoadedTool | None
+    try:
+        found = toolset.by_name.get(name)
+    except Exception:  # an unhashable name from a careless caller, or one whose __hash__/__eq__ raises
+        found = None
+    if found is None:
+        return Err(UnknownTool(name, tuple(toolset.by_name)))
+    return found
+
+
+def run(source: Source, name: str, args: Any, *, context: Mapping[str, Any] | None = None) -> Ok[Any] | Err:
+    """Call tool ``name`` of ``source`` with the model's ``args`` (a decoded JSON object).
+
+    Returns ``Ok(result)`` or ``Err(error)``. An ``async def`` tool is run to
+    completion with ``asyncio.run`` when no event loop is running; inside
+    one, use ``await arun(...)``.
+    """
+    # The hot path: two dictionary lookups, the generated binder, one tuple.
+    try:
+        loaded = MODULE_TOOLSETS[source].by_name[name]
+    except Exception:  # not a module seen before, an unknown or unhashable name, a hostile __eq__
+        found = _find(source, name)
+        if isinstance(found, Err):
+            return found
+        loaded = found
+    binder: Prepared = loaded.dispatcher or prepared(loaded)
+    if binder.is_async:
+        return _run_async(source, name, args, context)
+    try:
+        return _new(Ok, (binder.call(args, context),))
+    except Rejected as rejected:
+        return Err(rejected.error)
+    except MissingInjected:
+        raise
+    except Exception as exc:
+        return _raised(loaded, exc)
+    except SystemExit as exc:
+        return Err(Exited(exc.code))
+
+
+async def arun(source: Source, name: str, args: Any, *, context: Mapping[str, Any] | None = None) -> Ok[Any] | Err:
+    """``run`` for asyncio: awaits ``async def`` tools, calls sync ones directly.
+
+    A sync tool marked ``@tool(thread=True)`` runs in a worker thread
+    (``asyncio.to_thread``) so it does not block the event loop.
+    """
+    loaded = _find(source, name)
+    if isinstance(loaded, Err):
+        return loaded
+    binder = prepared(loaded)
+    try:
+        if binder.is_async:
+            result = await binder.call(args, context)
+        elif binder.thread:
+            positional, keywords = binder.bind(args, context)
+            import asyncio
+
+            result = await asyncio.to_thread(loaded.function, *positional, **keywords)
+        else:
+            result = binder.call(args, context)
+        return Ok(result)
+    except Rejected as rejected:
+        return Err(rejected.error)
+    except MissingInjected:
+        raise
+    except Exception as exc:
+        return _raised(loaded, exc)
+    except SystemExit as exc:
+        return Err(Exited(exc.code))
+
+
+def _run_async(source: Source, name: str, args: Any, context: Mapping[str, Any] | None) -> Ok[Any] | Err:
+    import asyncio
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(arun(source, name, args, context=context))
+    raise RuntimeError(f"tool {name!r} is async and an event loop is running: use `await toolcall.arun(...)`")
+
+
+def _raised(loaded: LoadedTool, exc: Exception) -> Err:
+    import logging
+
+    logging.getLogger("toolcall").error("tool %r raised %s", loaded.name, type(exc).__name__, exc_info=exc)
+    try:
+        message = str(exc)
+    except Exception:  # an exception whose __str__ itself raises
+        message = "(the exception's message could not be read)"
+    return Err(Raised(type(exc).__name__, message))
