@@ -18,6 +18,7 @@ wrong, unknown keys are reported first, then parameters in declaration order.
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ from typing import Any, Final
 from toolcall import errors, ir
 from toolcall.codegen import Source, is_safe_identifier
 from toolcall.coercers import Coercers, accepts_null, resolve_union_orders
+from toolcall.result import Err, Ok
 from toolcall.scalars import Fail
 
 __all__ = ["MissingInjected", "Prepared", "Rejected", "prepare", "reason_of"]
@@ -50,7 +52,9 @@ class MissingInjected(TypeError):
 class Prepared:
     """The generated functions of one tool."""
 
-    call: Callable[[Any, Any], Any]
+    #: ``run(args, context) -> Ok | Err``, the whole sync dispatch; ``None`` for an ``async def`` tool.
+    run: Callable[[Any, Any], Ok[Any] | Err] | None
+    #: ``bind(args, context) -> (positional, keywords)``; refusals raise ``Rejected``.
     bind: Callable[[Any, Any], tuple[tuple[Any, ...], dict[str, Any]]]
     is_async: bool
     thread: bool
@@ -64,7 +68,7 @@ def reason_of(fail: Fail) -> errors.Reason:
 
 
 def prepare(tool: ir.Tool, function: Callable[..., Any], classes: dict[str, Any], thread: bool) -> Prepared:
-    """Generate the call and bind functions of ``tool``."""
+    """Generate the run and bind functions of ``tool``."""
     namespace = _namespace(tool, function)
     source = Source(f"<toolcall {tool.name}>", namespace)
     coercers = Coercers(tool, classes, source)
@@ -73,7 +77,7 @@ def prepare(tool: ir.Tool, function: Callable[..., Any], classes: dict[str, Any]
     compiled = source.compile()
     resolve_union_orders(compiled)
     return Prepared(
-        call=compiled["call"],
+        run=compiled.get("run"),
         bind=compiled["bind"],
         is_async=inspect.iscoroutinefunction(function),
         thread=thread,
@@ -111,7 +115,24 @@ def _namespace(tool: ir.Tool, function: Callable[..., Any]) -> dict[str, Any]:
         "MissingInjected": MissingInjected,
         "_injected": _injected,
         "_InvalidArguments": errors.InvalidArguments,
+        "_new": tuple.__new__,
+        "_Ok": Ok,
+        "_Err": Err,
+        "_Exited": errors.Exited,
+        "_raised": functools.partial(tool_failed, tool.name),
     }
+
+
+def tool_failed(name: str, exc: Exception) -> Err:
+    """``Raised`` for an exception from the tool, logged with its traceback on logger ``toolcall``."""
+    import logging
+
+    logging.getLogger("toolcall").error("tool %r raised %s", name, type(exc).__name__, exc_info=exc)
+    try:
+        message = str(exc)
+    except Exception:  # an exception whose __str__ raises still gets reported
+        message = f"<{type(exc).__name__} with an unprintable message>"
+    return Err(errors.Raised(type(exc).__name__, message))
 
 
 def _injected(context: Any, name: str) -> Any:
@@ -191,9 +212,10 @@ class _Writer:
         #: Each non-``**kwargs`` parameter with the local variable that holds its value.
         self.slots = [(p, f"a{i}") for i, p in enumerate(tool.parameters) if p.kind != "var_keyword"]
         self.extras = next((p for p in tool.parameters if p.kind == "var_keyword"), None)
+        self.is_async = inspect.iscoroutinefunction(source.namespace["_fn"])
 
     def write(self) -> None:
-        """Emit both functions."""
+        """Emit ``run`` (sync tools only) and ``bind``."""
         positional = "".join(f"{v}, " for p, v in self.slots if p.kind != "keyword_only")
         keywords = [(p.name, v) for p, v in self.slots if p.kind == "keyword_only"]
         call_keywords = "".join(
@@ -204,13 +226,30 @@ class _Writer:
         if self.extras is not None:
             call_keywords += "**(extra or {})"
             bind_keywords += "**(extra or {})"
-        self._function("call", f"return _fn({positional}{call_keywords})")
-        self._function("bind", f"return ({positional}), {{{bind_keywords}}}")
-
-    def _function(self, name: str, ending: str) -> None:
+        if not self.is_async:
+            self._run(f"_fn({positional}{call_keywords})")
         self.source.begin()
+        self.source.add(0, "def bind(args, context):")
+        self._body()
+        self.source.add(1, f"return ({positional}), {{{bind_keywords}}}", "")
+        self.source.end()
+
+    def _run(self, call: str) -> None:
+        # ``run``'s whole path in one frame: refusals end as Err, the tool's
+        # exceptions as Raised or Exited, the result in an Ok.
         add = self.source.add
-        add(0, f"def {name}(args, context):")
+        self.source.begin()
+        add(0, "def run(args, context):", "    try:")
+        self.source.base = 1
+        self._body()
+        self.source.base = 0
+        add(1, "except Rejected as rejected:", "    return _new(_Err, (rejected.error,))")
+        add(1, "try:", f"    return _new(_Ok, ({call},))", "except Exception as exc:", "    return _raised(exc)")
+        add(1, "except SystemExit as exc:", "    return _new(_Err, (_Exited(exc.code),))", "")
+        self.source.end()
+
+    def _body(self) -> None:
+        add = self.source.add
         add(1, "if type(args) is not dict:", "    raise Rejected(_InvalidArguments(args))", "try:", "    n = 0")
         for parameter, variable in self.slots:
             if parameter.injected:
@@ -222,8 +261,6 @@ class _Writer:
         add(1, "except (Rejected, MissingInjected):", "    raise", "except Exception as exc:")
         add(2, "raise _broken(args, exc, None) from None")
         self._gap_check()
-        add(1, ending, "")
-        self.source.end()
 
     def _wire_parameter(self, parameter: ir.Parameter, variable: str) -> None:
         add, key = self.source.add, self.source.literal(parameter.name)
@@ -254,10 +291,10 @@ class _Writer:
 
     def _leftover_keys(self) -> None:
         add = self.source.add
-        add(2, "extra = None", "if n != len(args):")
         if self.extras is None:
-            add(3, "raise _unknown(args)")
+            add(2, "if n != len(args):", "    raise _unknown(args)")
             return
+        add(2, "extra = None", "if n != len(args):")
         add(3, "if _checks.unknown_error(args) is not None:", "    raise _unknown(args)", "extra = {}")
         wire = self.source.constant(frozenset(p.name for p, _ in self.slots if not p.injected), "wire")
         add(3, "for k, v in args.items():", f"    if k in {wire}:", "        continue", "    try:")

@@ -36,6 +36,9 @@ class Source:
         # (an array of objects), and each must stay whole.
         self._open: list[list[str]] = []
         self._counter = 0
+        #: Added to every ``add``'s indentation (to write a body inside a ``try``).
+        self.base = 0
+        self._bases: list[int] = []
 
     def fresh(self, prefix: str) -> str:
         """A new identifier for a generated function or variable."""
@@ -60,14 +63,17 @@ class Source:
     def begin(self) -> None:
         """Start a top-level block; ``add`` writes into it until ``end``."""
         self._open.append([])
+        self._bases.append(self.base)
+        self.base = 0
 
     def end(self) -> None:
-        """Finish the innermost open block."""
+        """Finish the innermost open block (and go back to the enclosing block's indentation)."""
         self.blocks.append(self._open.pop())
+        self.base = self._bases.pop()
 
     def add(self, indent: int, *lines: str) -> None:
         """Append lines, at the given indentation level, to the innermost open block."""
-        self._open[-1].extend("    " * indent + line for line in lines)
+        self._open[-1].extend("    " * (indent + self.base) + line for line in lines)
 
     def compile(self) -> dict[str, Any]:
         """Run the source in the namespace and return the namespace."""

@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from toolcall.binder import MissingInjected, Prepared, Rejected, prepare
+from toolcall.binder import Prepared, Rejected, prepare, tool_failed
 from toolcall.definition import MODULE_TOOLSETS
-from toolcall.errors import Exited, Raised, UnknownTool
+from toolcall.errors import Exited, UnknownTool
 from toolcall.result import Err, Ok
 from toolcall.toolset import LoadedTool, as_toolset
 
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
 __all__ = ["arun", "prepared", "run"]
 
-_new = tuple.__new__
 
 
 def prepared(loaded: LoadedTool) -> Prepared:
@@ -34,9 +33,9 @@ def prepared(loaded: LoadedTool) -> Prepared:
         with loaded.definition.lock:
             found = loaded.dispatcher
             if found is None:
-                found = loaded.dispatcher = prepare(
-                    loaded.ir, loaded.function, loaded.classes, loaded.definition.thread
-                )
+                found = prepare(loaded.ir, loaded.function, loaded.classes, loaded.definition.thread)
+                loaded.run = found.run
+                loaded.dispatcher = found
     return found  # type: ignore[no-any-return]
 
 
@@ -59,27 +58,21 @@ def run(source: Source, name: str, args: Any, *, context: Mapping[str, Any] | No
     completion with ``asyncio.run`` when no event loop is running; inside
     one, use ``await arun(...)``.
     """
-    # The hot path: two dictionary lookups, the generated binder, one tuple.
+    # The hot path: two dictionary lookups and the tool's generated ``run``,
+    # which checks, calls and wraps the result in one frame.
     try:
-        loaded = MODULE_TOOLSETS[source].by_name[name]
-    except Exception:  # not a module seen before, an unknown or unhashable name, a hostile __eq__
-        found = _find(source, name)
-        if isinstance(found, Err):
-            return found
-        loaded = found
-    binder: Prepared = loaded.dispatcher or prepared(loaded)
-    if binder.is_async:
+        call = MODULE_TOOLSETS[source].by_name[name].run
+    except Exception:  # not a module seen before, an unknown name, or a hostile one
+        call = None
+    if call is not None:
+        return call(args, context)  # type: ignore[no-any-return]
+    found = _find(source, name)
+    if isinstance(found, Err):
+        return found
+    binder = prepared(found)
+    if binder.run is None:
         return _run_async(source, name, args, context)
-    try:
-        return _new(Ok, (binder.call(args, context),))
-    except Rejected as rejected:
-        return Err(rejected.error)
-    except MissingInjected:
-        raise
-    except Exception as exc:
-        return _raised(loaded, exc)
-    except SystemExit as exc:
-        return Err(Exited(exc.code))
+    return binder.run(args, context)
 
 
 async def arun(source: Source, name: str, args: Any, *, context: Mapping[str, Any] | None = None) -> Ok[Any] | Err:
@@ -88,29 +81,28 @@ async def arun(source: Source, name: str, args: Any, *, context: Mapping[str, An
     A sync tool marked ``@tool(thread=True)`` runs in a worker thread
     (``asyncio.to_thread``) so it does not block the event loop.
     """
-    loaded = _find(source, name)
-    if isinstance(loaded, Err):
-        return loaded
-    binder = prepared(loaded)
+    found = _find(source, name)
+    if isinstance(found, Err):
+        return found
+    binder = prepared(found)
+    if binder.run is not None and not binder.thread:
+        return binder.run(args, context)
     try:
-        if binder.is_async:
-            result = await binder.call(args, context)
-        elif binder.thread:
-            positional, keywords = binder.bind(args, context)
-            import asyncio
-
-            result = await asyncio.to_thread(loaded.function, *positional, **keywords)
-        else:
-            result = binder.call(args, context)
-        return Ok(result)
+        positional, keywords = binder.bind(args, context)
     except Rejected as rejected:
         return Err(rejected.error)
-    except MissingInjected:
-        raise
+    try:
+        if binder.is_async:
+            result = await found.function(*positional, **keywords)
+        else:
+            import asyncio
+
+            result = await asyncio.to_thread(found.function, *positional, **keywords)
     except Exception as exc:
-        return _raised(loaded, exc)
+        return tool_failed(found.name, exc)
     except SystemExit as exc:
         return Err(Exited(exc.code))
+    return Ok(result)
 
 
 def _run_async(source: Source, name: str, args: Any, context: Mapping[str, Any] | None) -> Ok[Any] | Err:
@@ -121,14 +113,3 @@ def _run_async(source: Source, name: str, args: Any, context: Mapping[str, Any] 
     except RuntimeError:
         return asyncio.run(arun(source, name, args, context=context))
     raise RuntimeError(f"tool {name!r} is async and an event loop is running: use `await toolcall.arun(...)`")
-
-
-def _raised(loaded: LoadedTool, exc: Exception) -> Err:
-    import logging
-
-    logging.getLogger("toolcall").error("tool %r raised %s", loaded.name, type(exc).__name__, exc_info=exc)
-    try:
-        message = str(exc)
-    except Exception:  # an exception whose __str__ itself raises
-        message = "(the exception's message could not be read)"
-    return Err(Raised(type(exc).__name__, message))

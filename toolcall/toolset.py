@@ -49,6 +49,7 @@ class LoadedTool:
         "findings",
         "function",
         "name",
+        "run",
         "single",
     )
 
@@ -60,6 +61,8 @@ class LoadedTool:
     cached: dict[str, Any] | None
     #: The precomputed argument binder, built by the dispatcher on first run.
     dispatcher: Any
+    #: The binder's ``run`` (``None`` until built, and for ``async def`` tools).
+    run: Any
     #: The one-tool ``Toolset`` used when the function itself is the source.
     single: Toolset | None
 
@@ -78,6 +81,7 @@ class LoadedTool:
         self.findings = findings
         self.cached = cached
         self.dispatcher = None
+        self.run = None
         self.single = None
         self._ir = tool
         self._classes = classes
