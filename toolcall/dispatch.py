@@ -25,7 +25,6 @@ if TYPE_CHECKING:
 __all__ = ["arun", "prepared", "run"]
 
 
-
 def prepared(loaded: LoadedTool) -> Prepared:
     """The tool's generated binder, built on its first dispatch."""
     found = loaded.dispatcher
