@@ -25,7 +25,7 @@ from toolcall.codegen import Source
 from toolcall.custom import provider_instance
 from toolcall.scalars import Fail
 
-__all__ = ["Coercers", "accepts_null", "json_key", "no_match", "resolve_union_orders"]
+__all__ = ["Coercers", "accepts_null", "json_key", "no_match", "object_failure", "resolve_union_orders"]
 
 # The JSON kind of a decoded value; subclasses (``bool`` aside) are "other"
 # and try every union branch in order.
@@ -121,6 +121,8 @@ class Coercers:
             json_key=json_key,
             violation=bounds.violation,
             no_match=no_match,
+            object_failure=object_failure,
+            _ABSENT=_ABSENT,
         )
 
     # -- what callers use -------------------------------------------------
@@ -260,13 +262,25 @@ class Coercers:
         add(1, "return out", "")
 
     def _gen_object(self, node: ir.ObjectType, name: str) -> None:
+        # Required fields are read by indexing (a KeyError is the rare path) and
+        # counted with the optional ones present; a key count that differs from
+        # len(v) means undeclared keys. Refusals go through ``object_failure``,
+        # which reports undeclared keys first.
         add = self.source.add
         names = self.source.constant(frozenset(f.name for f in node.fields), "names")
         add(0, f"def {name}(v):", "    if type(v) is not dict:", '        raise Fail("expected_object", v)')
-        add(1, f"if not v.keys() <= {names}:", f'    raise Fail("unknown_fields", [k for k in v if k not in {names}])')
-        add(1, "out = {}")
-        for field in node.fields:
-            self._object_field(field)
+        add(1, "n = 0")
+        variables = []
+        for index, field in enumerate(node.fields):
+            variables.append((field, f"x{index}"))
+            self._object_field(field, f"x{index}", names)
+        required = sum(1 for f in node.fields if f.required)
+        add(1, f"if n + {required} != len(v):", f"    raise object_failure(v, {names}, None, None)")
+        present = ", ".join(f"{self.source.literal(f.name)}: {var}" for f, var in variables if f.required)
+        add(1, f"out = {{{present}}}")
+        for field, var in variables:
+            if not field.required:
+                add(1, f"if {var} is not _ABSENT:", f"    out[{self.source.literal(field.name)}] = {var}")
         if node.shape == "typeddict":
             add(1, "return out", "")
             return
@@ -274,21 +288,23 @@ class Coercers:
         add(1, "try:", f"    return {cls}(**out)", "except Exception as exc:")
         add(2, 'raise Fail("invalid_value", v, f"{type(exc).__name__}: {exc}") from None', "")
 
-    def _object_field(self, field: ir.Field) -> None:
+    def _object_field(self, field: ir.Field, var: str, names: str) -> None:
         add, key = self.source.add, self.source.literal(field.name)
-        add(1, f"if {key} in v:", f"    x = v[{key}]")
+        if field.required:
+            add(1, "try:", f"    {var} = v[{key}]", "except KeyError:")
+            add(2, f"raise object_failure(v, {names}, {key}, None) from None")
+            add(1, "try:")
+            self.inline(field.type, var, 2)
+            add(1, "except Fail as f:", f"    raise object_failure(v, {names}, {key}, f) from None")
+            return
+        add(1, f"{var} = _ABSENT", f"if {key} in v:", "    n += 1", f"    {var} = v[{key}]")
         body = 2
-        if not field.required and not accepts_null(field.type, self.defs):
-            add(2, "if x is not None:")  # a null for an optional field means "use the default"
+        if not accepts_null(field.type, self.defs):
+            add(2, f"if {var} is None:", f"    {var} = _ABSENT", "else:")  # null: "use the default"
             body = 3
         add(body, "try:")
-        self.inline(field.type, "x", body + 1)
-        add(body, "except Fail as f:", f"    f.rpath.append({key})", "    raise")
-        add(body, f"out[{key}] = x")
-        if field.required:
-            missing = self.source.constant(f"field {field.name!r} is required", "detail")
-            add(1, "else:", f'    f = Fail("missing_field", None, {missing})')
-            add(2, f"f.rpath.append({key})", "raise f")
+        self.inline(field.type, var, body + 1)
+        add(body, "except Fail as f:", f"    raise object_failure(v, {names}, {key}, f) from None")
 
     def _gen_union(self, node: ir.UnionType, name: str) -> None:
         options = [(self.function(o), self.native_kinds(o)) for o in node.options]
@@ -347,6 +363,20 @@ class Coercers:
             "return v",
             "",
         )
+
+
+_ABSENT: Final = object()
+
+
+def object_failure(value: dict[Any, Any], names: frozenset[str], key: str | None, fail: Fail | None) -> Fail:
+    """The failure of an object: undeclared keys first, then the missing or invalid field ``key``."""
+    unknown = [k for k in value if k not in names]
+    if unknown:
+        return Fail("unknown_fields", unknown)
+    if fail is None:
+        fail = Fail("missing_field", None, f"field {key!r} is required")
+    fail.rpath.append(key)  # type: ignore[arg-type]
+    return fail
 
 
 def no_match(value: Any, failures: list[Fail]) -> Fail:

@@ -7,8 +7,11 @@ findings as mypy errors; the runtime turns them into ``ToolcallWarning``s
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from dataclasses import dataclass
+from types import FrameType
 from typing import Final, Literal
 
 from toolcall.warning import ToolcallWarning
@@ -58,6 +61,28 @@ class Finding:
 
 
 def warn_findings(findings: tuple[Finding, ...] | list[Finding], stacklevel: int = 3) -> None:
-    """Issue each finding as a ``ToolcallWarning``."""
+    """Issue each finding as a ``ToolcallWarning``, attributed to the first caller outside toolcall.
+
+    ``stacklevel`` is only the fallback when the stack cannot be walked.
+    """
+    if not findings:
+        return
+    level = _caller_level(stacklevel)
     for finding in findings:
-        warnings.warn(str(finding), ToolcallWarning, stacklevel=stacklevel)
+        warnings.warn(str(finding), ToolcallWarning, stacklevel=level)
+
+
+_PACKAGE_DIR: Final = os.path.dirname(os.path.abspath(__file__))
+
+
+def _caller_level(fallback: int) -> int:
+    frame: FrameType | None
+    try:
+        frame = sys._getframe(2)  # the caller of warn_findings
+    except ValueError:
+        return fallback
+    level = 2
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(_PACKAGE_DIR + os.sep):
+        frame = frame.f_back
+        level += 1
+    return level
