@@ -77,7 +77,7 @@ def show(case: str, results: dict[str, float], unit: str = "µs") -> None:
     scale = 1000 if unit == "µs" else 1
     ours = results["toolcall"]
     for name, value in results.items():
-        print(f"| {case} | {name} | {value / scale:.3f} {unit} | {value / ours:.2f}× |")
+        print(f"| {case} | {name} | {value / scale:.3f} {unit} | {value / ours:.2f}x |")
 
 
 def main() -> int:
@@ -109,13 +109,13 @@ def report_targets(weather: dict[str, float], items: dict[str, float], emitted: 
     """Print PASS/FAIL for each target of the issue; exit status 1 when one fails."""
     checks = [
         ("(a) no slower than pydantic TypeAdapter", weather["toolcall"] <= weather["pydantic TypeAdapter"]),
-        ("(a) within 1.5× of the CPython floor", weather["toolcall"] <= 1.5 * weather["floor"]),
+        ("(a) within 1.5x of the CPython floor", weather["toolcall"] <= 1.5 * weather["floor"]),
         ("(b) no slower than pydantic TypeAdapter", items["toolcall"] <= items["pydantic TypeAdapter"]),
         ("(c) emit under 0.5 µs per call", emitted["toolcall"] < 500),
         ("(e) import under 25 ms above bare python", imp < 25),
     ]
     print()
-    print(f"(a) toolcall ÷ floor: {weather['toolcall'] / weather['floor']:.2f}×")
+    print(f"(a) toolcall ÷ floor: {weather['toolcall'] / weather['floor']:.2f}x")
     for text, ok in checks:
         print(f"{'PASS' if ok else 'FAIL'}  {text}")
     return 0 if all(ok for _, ok in checks) else 1
