@@ -123,3 +123,13 @@ def test_unannotated_parameter_warns() -> None:
     with pytest.warns(toolcall.ToolcallWarning, match="toolcall-param"):
         (schema,) = toolcall.describe(untyped)
     assert schema["parameters"]["properties"]["x"] == {}
+
+
+def test_warnings_point_at_the_caller_not_at_toolcall() -> None:
+    def loose(x) -> None:  # type: ignore[no-untyped-def]
+        """Doc."""
+
+    toolcall.tool(loose)
+    with pytest.warns(toolcall.ToolcallWarning) as caught:
+        toolcall.describe(loose)
+    assert {w.filename for w in caught} == {__file__}
