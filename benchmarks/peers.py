@@ -1,160 +1,245 @@
-"""The implementations each benchmark case compares: toolcall and its peers.
+"""The contenders of each case: toolcall, the CPython floor, a hand-written validator and the peers.
 
-Every ``*_impls()`` returns ``{name: zero-argument callable}``; each callable
-does one full dispatch (validate the model's arguments, call the tool) or
-one ``emit``. Peers that are not installed are left out.
+Each ``*_contenders()`` returns a list of ``timing.Contender``. Peers that are
+not installed are left out. What each peer's statement does:
+
+- pydantic ``TypeAdapter(fn).validate_python(args)``: a function's
+  TypeAdapter has a call schema; it validates a dict as the keyword
+  arguments and calls the function.
+- pydantic ``validate_call(fn)(**args)``.
+- MCP SDK 2.x (``mcp.server.mcpserver``): ``Tool.from_function(fn)``, whose
+  ``run`` validates with ``fn_metadata.validate_arguments`` and then calls a
+  sync tool in a worker thread through anyio. "mcp SDK (sync)" times the
+  validation and a direct call; "mcp Tool.run" times the real coroutine,
+  awaited 20 times per ``run_until_complete`` of a pre-created asyncio loop
+  (the worker-thread hop included, the loop's start amortized).
+- anthropic SDK: ``beta_tool(fn).call(args)`` (``pydantic.validate_call`` inside).
 """
 
 from __future__ import annotations
 
-import copy
+import asyncio
 import importlib.util
+import sys
+import types
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import Any, cast  # cast: a function is a valid TypeAdapter argument
 
-from typing_extensions import TypedDict
+import seed_tools
+import tools20
+from timing import Contender
 
 import toolcall
 
 HERE = Path(__file__).resolve().parent
-WEATHER_ARGS: dict[str, Any] = {"city": "Oslo", "days": 5}
+TOOL_LINE = "@toolcall.tool\n"
+FRESH_MODULE = "tools20_fresh"
 
 
-class Item(TypedDict):
-    """An order line."""
-
-    sku: str
-    qty: int
-    price: float
+def installed(name: str) -> bool:
+    """Whether the distribution providing top-level package ``name`` can be imported."""
+    return importlib.util.find_spec(name) is not None
 
 
-ITEMS_ARGS: dict[str, Any] = {"items": [{"sku": f"sku-{i}", "qty": i + 1, "price": 2.5 * i} for i in range(10)]}
+def expecting(expected: Any) -> Callable[[Any], None]:
+    """A check that the statement returned ``expected`` (an ``Ok`` is unwrapped)."""
+
+    def check(value: Any) -> None:
+        if isinstance(value, toolcall.Ok):
+            value = value.value
+        if value != expected:
+            raise AssertionError(f"expected {expected!r}, got {value!r}")
+
+    return check
 
 
-@toolcall.tool
-def get_weather(city: str, days: int = 3) -> dict[str, object]:
-    """Get the forecast for a city.
-
-    Args:
-        city: city name, e.g. "Oslo"
-        days: how many days ahead (1-7)
-    """
-    return {"city": city, "days": days, "temp": 21.5}
-
-
-@toolcall.tool
-def add_items(items: list[Item]) -> int:
-    """Add items to an order."""
-    return len(items)
+def finish(coroutine: Coroutine[Any, Any, Any]) -> Any:
+    """The value of a coroutine that never suspends, without an event loop."""
+    try:
+        coroutine.send(None)
+    except StopIteration as stop:
+        return stop.value
+    coroutine.close()
+    raise RuntimeError("the coroutine suspended: it needs an event loop")
 
 
-def _plain_weather(city: str, days: int = 3) -> dict[str, object]:
-    return {"city": city, "days": days, "temp": 21.5}
+# -- (a), (b): one dispatch ------------------------------------------------------
 
 
-def _plain_items(items: list[Item]) -> int:
-    return len(items)
+MCP_AWAITS = 20
 
 
-def _hand_weather(args: dict[str, Any]) -> dict[str, object]:
-    # What a careful person writes by hand for this one tool.
-    if type(args) is not dict or not args.keys() <= {"city", "days"}:
-        raise ValueError("bad arguments")
-    city = args["city"]
-    if type(city) is not str:
-        raise ValueError("city")
-    days = args.get("days", 3)
-    if type(days) is not int:
-        raise ValueError("days")
-    return _plain_weather(city, days)
+async def awaited(tool: Any, args: dict[str, Any], times: int) -> Any:
+    """Await the MCP tool's ``run`` ``times`` times in one loop run; the last result."""
+    result = None
+    for _ in range(times):
+        result = await tool.run(args, None)
+    return result
 
 
-def _hand_items(args: dict[str, Any]) -> int:
-    items = args["items"]
-    if type(items) is not list:
-        raise ValueError("items")
-    for item in items:
-        if type(item) is not dict or item.keys() != {"sku", "qty", "price"}:
-            raise ValueError("item")
-        if type(item["sku"]) is not str or type(item["qty"]) is not int or type(item["price"]) not in (int, float):
-            raise ValueError("item field")
-    return _plain_items(items)
+def dispatch_contenders(name: str, args: dict[str, Any], hand: Callable[[Any], Any], expected: Any) -> list[Contender]:
+    """toolcall, the floor, the hand-written validator and each peer dispatching ``name`` with ``args``."""
+    fn = getattr(seed_tools, name)
+    check = expecting(expected)
+    base = {"args": args, "name": name}
+    found = [
+        Contender("toolcall", "toolcall.run(module, name, args)", {**base, "toolcall": toolcall, "module": seed_tools}),
+        Contender("floor", "table[name](**args)", {**base, "table": {name: fn}}),
+        Contender("hand-written", "hand(args)", {**base, "hand": hand}),
+    ]
+    found += [Contender(c.name, c.stmt, {**base, **c.namespace}, calls=c.calls) for c in _dispatch_peers(fn)]
+    return [Contender(c.name, c.stmt, c.namespace, check, c.calls) for c in found]
 
 
-def _peers(plain: Any, args: dict[str, Any]) -> dict[str, Any]:
-    """pydantic, the MCP SDK and the anthropic SDK, each validating ``args`` and calling ``plain``."""
-    found: dict[str, Any] = {}
-    if importlib.util.find_spec("pydantic"):
+def _dispatch_peers(fn: Callable[..., Any]) -> list[Contender]:
+    found = []
+    if installed("pydantic"):
         from pydantic import TypeAdapter, validate_call
-        from pydantic_core import ArgsKwargs
 
-        adapter = TypeAdapter(plain)  # a function's TypeAdapter validates its arguments and calls it
-        call_args = ArgsKwargs((), args)
-        found["pydantic TypeAdapter"] = lambda: adapter.validate_python(call_args)
-        validated = validate_call(plain)
-        found["pydantic validate_call"] = lambda: validated(**args)
-    if importlib.util.find_spec("mcp"):
-        from mcp.server.mcpserver.utilities.func_metadata import func_metadata
+        adapter = TypeAdapter(cast(Any, fn))
+        found.append(Contender("pydantic TypeAdapter", "adapter.validate_python(args)", {"adapter": adapter}))
+        found.append(Contender("pydantic validate_call", "validated(**args)", {"validated": validate_call(fn)}))
+    if installed("mcp"):
+        from mcp.server.mcpserver.tools.base import Tool
 
-        meta = func_metadata(plain)
-        # The SDK's own path, minus its hop to a worker thread for sync tools.
-        found["mcp SDK"] = lambda: plain(**meta.validate_arguments(args))
-    if importlib.util.find_spec("anthropic"):
+        tool = Tool.from_function(fn)
+        sync = "tool.fn(**tool.fn_metadata.validate_arguments(args))"
+        found.append(Contender("mcp SDK (sync)", sync, {"tool": tool}))
+        run = {"tool": tool, "loop": asyncio.new_event_loop(), "awaited": awaited, "times": MCP_AWAITS}
+        stmt = "loop.run_until_complete(awaited(tool, args, times))"
+        found.append(Contender("mcp Tool.run (asyncio)", stmt, run, calls=MCP_AWAITS))
+    if installed("anthropic"):
         from anthropic.lib.tools import beta_tool
 
-        anthropic_tool = beta_tool(plain)
-        found["anthropic SDK"] = lambda: anthropic_tool.call(args)
+        found.append(Contender("anthropic beta_tool", "tool.call(args)", {"tool": beta_tool(fn)}))
     return found
 
 
-def weather_impls() -> dict[str, Any]:
-    """(a): the weather tool."""
-    table = {"get_weather": _plain_weather}
-    module = _self()
-    return {
-        "toolcall": lambda: toolcall.run(module, "get_weather", WEATHER_ARGS),
-        "floor": lambda: table["get_weather"](**WEATHER_ARGS),
-        "hand-written": lambda: _hand_weather(WEATHER_ARGS),
-        **_peers(_plain_weather, WEATHER_ARGS),
-    }
+def weather_contenders() -> list[Contender]:
+    """(a): the weather tool of SPEC §1."""
+    seed = seed_tools
+    return dispatch_contenders("get_weather", seed.WEATHER_ARGS, seed.hand_get_weather, seed.WEATHER_RESULT)
 
 
-def items_impls() -> dict[str, Any]:
+def items_contenders() -> list[Contender]:
     """(b): a list of 10 TypedDicts of 3 fields."""
-    table = {"add_items": _plain_items}
-    module = _self()
-    return {
-        "toolcall": lambda: toolcall.run(module, "add_items", ITEMS_ARGS),
-        "floor": lambda: table["add_items"](**ITEMS_ARGS),
-        "hand-written": lambda: _hand_items(ITEMS_ARGS),
-        **_peers(_plain_items, ITEMS_ARGS),
-    }
+    seed = seed_tools
+    return dispatch_contenders("add_items", seed.ITEMS_ARGS, seed.hand_add_items, seed.ITEMS_RESULT)
 
 
-def emit_impls() -> dict[str, Any]:
-    """(c): emit for the 20-tool module; the deep copy shows what a copy per call would cost."""
-    import tools20
+# -- (c): the definitions of 20 tools, per request ---------------------------------
 
+
+def _twenty(value: Any) -> None:
+    if len(value) != 20:
+        raise AssertionError(f"expected 20 definitions, got {len(value)}")
+
+
+def tool_functions() -> list[Callable[..., Any]]:
+    """The 20 tool functions of ``tools20``, in declaration order."""
+    return [getattr(tools20, name) for name in toolcall.tool_names(tools20)]
+
+
+def emit_contenders() -> list[Contender]:
+    """(c): what each library does to hand a request its 20 tool definitions."""
     first = toolcall.emit(tools20, "openai")
-    return {
-        "toolcall": lambda: toolcall.emit(tools20, "openai"),
-        "deepcopy per call": lambda: copy.deepcopy(first),
-    }
+    found = [
+        Contender("toolcall", "toolcall.emit(module, 'openai')", {"toolcall": toolcall, "module": tools20}),
+        Contender("floor", "cached['openai']", {"cached": {"openai": first}}),
+    ]
+    functions = tool_functions()
+    if installed("pydantic"):
+        from pydantic import TypeAdapter
+
+        adapters = [TypeAdapter(cast(Any, fn)) for fn in functions]  # no cache: the schema is generated per call
+        found.append(Contender("pydantic TypeAdapter", "[a.json_schema() for a in adapters]", {"adapters": adapters}))
+    if installed("mcp"):
+        from mcp.server.mcpserver import MCPServer
+
+        server = MCPServer("bench")
+        for fn in functions:
+            server.add_tool(fn)
+        found.append(Contender("mcp list_tools", "finish(server.list_tools())", {"server": server, "finish": finish}))
+    if installed("anthropic"):
+        from anthropic.lib.tools import beta_tool
+
+        tools = [beta_tool(fn) for fn in functions]
+        found.append(Contender("anthropic beta_tool", "[t.to_dict() for t in tools]", {"tools": tools}))
+    return [Contender(c.name, c.stmt, c.namespace, _twenty) for c in found]
 
 
-def define_impls() -> dict[str, Any]:
-    """(d): executing the 20-tool module's code, with and without ``@toolcall.tool``."""
+# -- (d): defining the 20 tools ------------------------------------------------------
+
+
+def fresh_tools20(code: types.CodeType, define: Callable[[Any], Any]) -> types.ModuleType:
+    """A new module made by executing ``code`` (tools20 with ``@toolcall.tool`` → ``@_define``)."""
+    module = types.ModuleType(FRESH_MODULE)
+    module._define = define  # type: ignore[attr-defined]
+    sys.modules[FRESH_MODULE] = module  # pydantic resolves the string annotations through the module
+    exec(code, module.__dict__)
+    return module
+
+
+def _keep(make: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """A decorator that builds ``make(fn)`` (a peer's tool object) and returns the function."""
+
+    def define(fn: Any) -> Any:
+        make(fn)
+        return fn
+
+    return define
+
+
+def definers() -> dict[str, Callable[[Any], Any]]:
+    """Each library's way of turning one of the 20 functions into a tool."""
+    found: dict[str, Callable[[Any], Any]] = {"floor": lambda fn: fn, "toolcall": toolcall.tool}
+    if installed("pydantic"):
+        from pydantic import TypeAdapter, validate_call
+
+        found["pydantic TypeAdapter"] = _keep(TypeAdapter)
+        found["pydantic validate_call"] = validate_call
+    if installed("mcp"):
+        from mcp.server.mcpserver.tools.base import Tool
+
+        found["mcp Tool.from_function"] = _keep(Tool.from_function)
+    if installed("anthropic"):
+        from anthropic.lib.tools import beta_tool
+
+        found["anthropic beta_tool"] = beta_tool
+    return found
+
+
+def define_contenders() -> list[Contender]:
+    """(d): executing tools20's code afresh, the 20 decorators included."""
     source = (HERE / "tools20.py").read_text()
-    decorated = compile(source, "tools20_fresh", "exec")
-    undecorated = compile(source.replace("@toolcall.tool\n", ""), "tools20_plain", "exec")
+    if source.count(TOOL_LINE) != 20:
+        raise AssertionError("tools20.py must mark each of its 20 tools with exactly '@toolcall.tool'")
+    code = compile(source.replace(TOOL_LINE, "@_define\n"), str(HERE / "tools20.py"), "exec")
+    base = {"fresh": fresh_tools20, "code": code, "toolcall": toolcall}
+    found = [Contender(name, "fresh(code, define)", {**base, "define": define}) for name, define in definers().items()]
+    # toolcall defers all introspection to first use: this row adds that first use.
+    first_use = "toolcall.emit(fresh(code, define), 'openai')"
+    found.insert(2, Contender("toolcall + first emit", first_use, {**base, "define": toolcall.tool}, _twenty))
+    return found
 
-    def run(code: Any) -> None:
-        exec(code, {"__name__": "tools20_fresh"})
 
-    return {"toolcall": lambda: run(decorated), "plain functions": lambda: run(undecorated)}
+# -- (e): a fresh interpreter -----------------------------------------------------------
+
+BARE = "python -c pass"
 
 
-def _self() -> Any:
-    import sys
-
-    return sys.modules[__name__]
+def startup_snippets() -> dict[str, str]:
+    """``python -c`` snippets whose start-up is timed against a bare interpreter (run in benchmarks/)."""
+    found = {
+        BARE: "pass",
+        "toolcall": "import toolcall",
+        "toolcall + tools20 + emit": "import toolcall, tools20; toolcall.emit(tools20, 'openai')",
+    }
+    if installed("pydantic"):
+        found["pydantic"] = "import pydantic"
+    if installed("mcp"):
+        found["mcp MCPServer"] = "from mcp.server.mcpserver import MCPServer"
+    if installed("anthropic"):
+        found["anthropic beta_tool"] = "from anthropic.lib.tools import beta_tool"
+    return found
