@@ -26,14 +26,16 @@ _LAZY = {"run": "toolcall.dispatch", "arun": "toolcall.dispatch", "Ok": "toolcal
 def __getattr__(name: str) -> object:
     import importlib
 
-    if name == "errors":
-        return importlib.import_module("toolcall.errors")  # importing sets the attribute
-    module = _LAZY.get(name)
-    if module is None:
+    if name != "errors" and name not in _LAZY:
         raise AttributeError(f"module 'toolcall' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+    namespace = globals()
+    for lazy, module in _LAZY.items():
+        namespace[lazy] = getattr(importlib.import_module(module), lazy)
+    namespace["errors"] = importlib.import_module("toolcall.errors")
+    # With every lazy name loaded, this hook has no more work; a module without
+    # ``__getattr__`` keeps CPython's fast attribute lookup for ``toolcall.run``.
+    del namespace["__getattr__"]
+    return namespace[name]
 
 
 __all__ = [

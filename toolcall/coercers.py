@@ -227,6 +227,9 @@ class Coercers:
     def _gen_array(self, node: ir.ArrayType, name: str) -> None:
         add = self.source.add
         add(0, f"def {name}(v):", "    if type(v) is not list:", '        raise Fail("expected_array", v)')
+        if node.container == "list":
+            self._list_body(node.items)
+            return
         add(1, "out = []", "i = 0", "try:", "    for x in v:")
         self.inline(node.items, "x", 3)
         add(3, "out.append(x)", "i += 1")
@@ -238,6 +241,21 @@ class Coercers:
             add(1, "if len(made) != len(out):", '    raise Fail("duplicate_items", v)', "return made", "")
         else:
             add(1, "return tuple(out)" if node.container == "tuple" else "return out", "")
+
+    def _list_body(self, items: ir.TypeNode) -> None:
+        # While every item comes out as it went in, nothing is built: the list
+        # as sent is the list received. The first item that changes starts a
+        # copy, and the rest of the items go into it.
+        add = self.source.add
+        add(1, "i = 0", "try:", "    for x in v:", "        y = x")
+        self.inline(items, "y", 3)
+        add(3, "if y is not x:", "    break", "i += 1")
+        add(2, "else:", "    return v")
+        add(2, "out = v[:i]", "out.append(y)", "i += 1", "for x in v[i:]:")
+        self.inline(items, "x", 3)
+        add(3, "out.append(x)", "i += 1")
+        add(1, "except Fail as f:", "    f.rpath.append(i)", "    raise")
+        add(1, "return out", "")
 
     def _gen_tuple(self, node: ir.TupleType, name: str) -> None:
         add = self.source.add
@@ -276,6 +294,10 @@ class Coercers:
             self._object_field(field, f"x{index}", names)
         required = sum(1 for f in node.fields if f.required)
         add(1, f"if n + {required} != len(v):", f"    raise object_failure(v, {names}, None, None)")
+        if node.shape == "typeddict":
+            # Every field as it was sent: the dict as sent is the dict received.
+            same = " and ".join(f"{var} is o{var}" for _, var in variables) or "True"
+            add(1, f"if {same}:", "    return v")
         present = ", ".join(f"{self.source.literal(f.name)}: {var}" for f, var in variables if f.required)
         add(1, f"out = {{{present}}}")
         for field, var in variables:
@@ -291,13 +313,13 @@ class Coercers:
     def _object_field(self, field: ir.Field, var: str, names: str) -> None:
         add, key = self.source.add, self.source.literal(field.name)
         if field.required:
-            add(1, "try:", f"    {var} = v[{key}]", "except KeyError:")
+            add(1, "try:", f"    {var} = o{var} = v[{key}]", "except KeyError:")
             add(2, f"raise object_failure(v, {names}, {key}, None) from None")
             add(1, "try:")
             self.inline(field.type, var, 2)
             add(1, "except Fail as f:", f"    raise object_failure(v, {names}, {key}, f) from None")
             return
-        add(1, f"{var} = _ABSENT", f"if {key} in v:", "    n += 1", f"    {var} = v[{key}]")
+        add(1, f"{var} = o{var} = _ABSENT", f"if {key} in v:", "    n += 1", f"    {var} = o{var} = v[{key}]")
         body = 2
         if not accepts_null(field.type, self.defs):
             add(2, f"if {var} is None:", f"    {var} = _ABSENT", "else:")  # null: "use the default"
