@@ -13,6 +13,8 @@ for version in $versions; do
   PATH="$(dirname "$python"):$PATH" "$python" -m pytest tests || status=$?
   # pytest exits 5 when it collected no tests: that is a failure here.
   [ "$status" -eq 0 ] || { echo "pytest failed on Python $version (exit $status)"; exit 1; }
+  echo "== mypy plugin cases (test-data) on Python $version"
+  PATH="$(dirname "$python"):$PATH" "$python" -m pytest test-data || { echo "plugin cases failed on Python $version"; exit 1; }
 done
 bin=$(dirname "$first")
 echo "== ruff"

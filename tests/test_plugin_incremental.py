@@ -1,0 +1,403 @@
+"""The mypy plugin's schema cache across runs: incremental mode, workers, no cache dir, dmypy.
+
+Each test makes a small project in a temporary directory and runs
+``python -m mypy`` there (a subprocess, with a persistent ``.mypy_cache``)
+step by step, asserting after each step what ``app/__toolcall__/tools.json``
+holds and that it is byte-identical to what a cold run writes. ``-v`` makes
+mypy log why it re-checks a module and the plugin log each file it writes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mypy")
+
+import mypy.version
+
+MYPY = tuple(int(part) for part in mypy.version.__version__.split("+")[0].split(".")[:2])
+# From mypy 2.4 the plugin learns when a module has been checked (get_additional_indirect_deps),
+# in every mode: it writes each file once, and deletes the file of a module left without tools.
+FINISH_HOOK = MYPY >= (2, 4)
+
+PYPROJECT = """\
+[tool.mypy]
+plugins = ["toolcall_mypy"]
+"""
+
+TOOLS = '''\
+"""Weather tools."""
+
+import toolcall
+from toolcall import tool
+
+
+@toolcall.tool
+def get_weather(city: str, days: int = 3) -> str:
+    """Get the forecast for a city.
+
+    Args:
+        city: city name
+        days: how many days ahead
+    """
+    return city * days
+
+
+@tool(name="convert", description="Convert a temperature.")
+def convert_units(value: float, *, exact: bool = False) -> float:
+    return value
+
+
+def not_a_tool(x: int) -> int:
+    return x
+'''
+
+PLAIN = """\
+def helper(x: int) -> int:
+    return x
+"""
+
+# A mypy run whose plugin token differs, as after a toolcall upgrade.
+BUMPED = (
+    "import toolcall_mypy.store as store; store.TOKEN += ' (upgraded)'; "
+    "from mypy.__main__ import console_entry; console_entry()"
+)
+
+
+class Project:
+    """A temporary project: ``app/tools.py`` (two tools) and ``app/plain.py`` (none)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        (root / "app").mkdir(parents=True)
+        self.write("pyproject.toml", PYPROJECT)
+        self.write("app/__init__.py", "")
+        self.write("app/tools.py", TOOLS)
+        self.write("app/plain.py", PLAIN)
+        self.cache = root / "app" / "__toolcall__" / "tools.json"
+
+    def write(self, name: str, text: str) -> None:
+        (self.root / name).write_text(textwrap.dedent(text), encoding="utf-8")
+
+    def edit(self, old: str, new: str) -> None:
+        path = self.root / "app" / "tools.py"
+        text = path.read_text(encoding="utf-8")
+        assert old in text
+        path.write_text(text.replace(old, new), encoding="utf-8")
+
+    def mypy(self, *options: str, bumped: bool = False) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-c", BUMPED] if bumped else [sys.executable, "-m", "mypy"]
+        result = subprocess.run(
+            [*command, "-v", *options, "app"],
+            cwd=self.root,
+            env=_environment(),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert result.returncode in (0, 1), result.stdout + result.stderr
+        assert "INTERNAL ERROR" not in result.stderr, result.stderr
+        return result
+
+    def content(self) -> dict[str, object]:
+        loaded: dict[str, object] = json.loads(self.cache.read_text(encoding="utf-8"))
+        return loaded
+
+    def tool_names(self) -> list[str]:
+        tools = self.content()["tools"]
+        assert isinstance(tools, list)
+        return [entry["name"] for entry in tools]
+
+
+def _environment() -> dict[str, str]:
+    env = dict(os.environ)
+    for name in ("MYPY_CACHE_DIR", "MYPY_FORCE_COLOR", "TOOLCALL_CACHE"):
+        env.pop(name, None)
+    return env
+
+
+def rechecked(result: subprocess.CompletedProcess[str], module: str) -> bool:
+    """Whether mypy threw away the cached metadata of ``module`` in this run."""
+    return f"Metadata abandoned for {module}:" in result.stderr
+
+
+def wrote(result: subprocess.CompletedProcess[str]) -> bool:
+    return "toolcall: wrote" in result.stderr
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Project:
+    return Project(tmp_path / "project")
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The cache file a cold run writes, in a project of its own."""
+    cold = Project(tmp_path_factory.mktemp("reference") / "project")
+    cold.mypy()
+    return cold.cache.read_bytes()
+
+
+def test_cold_run_writes_the_cache(project: Project, reference: bytes) -> None:
+    result = project.mypy()
+    assert wrote(result)
+    assert project.cache.read_bytes() == reference  # deterministic across processes and directories
+    content = project.content()
+    assert content["module"] == "app.tools"
+    assert project.tool_names() == ["get_weather", "convert"]  # declaration order
+    source = (project.root / "app" / "tools.py").read_bytes()
+    from toolcall.cache_format import source_sha256
+
+    assert content["source_sha256"] == source_sha256(source)
+    assert not (project.root / "app" / "__toolcall__" / "plain.json").exists()
+    text = project.cache.read_text(encoding="utf-8")
+    assert text.endswith("}\n")
+    assert json.dumps(json.loads(text), sort_keys=True, indent=2, ensure_ascii=False) + "\n" == text
+
+
+def test_the_runtime_accepts_what_the_plugin_wrote(project: Project) -> None:
+    project.mypy()
+    check = (
+        "import toolcall, app.tools; "
+        "print(len(toolcall.emit(app.tools, 'openai')), len(toolcall.emit(app.tools, 'anthropic', strict=True)))"
+    )
+    env = _environment() | {"TOOLCALL_CACHE": "require", "PYTHONPATH": str(project.root)}
+    result = subprocess.run(
+        [sys.executable, "-W", "error", "-c", check], cwd=project.root, env=env, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["2", "2"]
+
+
+def test_warm_run_changes_nothing(project: Project, reference: bytes) -> None:
+    project.mypy()
+    before = project.cache.stat().st_mtime_ns
+    result = project.mypy()
+    assert not rechecked(result, "app.tools")
+    assert not wrote(result)
+    assert project.cache.read_bytes() == reference
+    assert project.cache.stat().st_mtime_ns == before
+
+
+def test_deleted_cache_file_is_regenerated(project: Project, reference: bytes) -> None:
+    project.mypy()
+    project.cache.unlink()
+    result = project.mypy()
+    assert "Metadata abandoned for app.tools: plugin configuration differs" in result.stderr
+    assert not rechecked(result, "app.plain")  # only the tool module is checked again
+    assert project.cache.read_bytes() == reference
+    assert not rechecked(project.mypy(), "app.tools")  # and then it is fresh again
+
+
+def test_deleted_cache_directory_is_regenerated(project: Project, reference: bytes) -> None:
+    project.mypy()
+    shutil.rmtree(project.cache.parent)
+    project.mypy()
+    assert project.cache.read_bytes() == reference
+
+
+def test_edited_cache_file_is_regenerated(project: Project, reference: bytes) -> None:
+    project.mypy()
+    project.cache.write_text(project.cache.read_text(encoding="utf-8").replace("forecast", "FORECAST"))
+    result = project.mypy()
+    assert rechecked(result, "app.tools")
+    assert project.cache.read_bytes() == reference
+
+
+def test_edited_module_regenerates_its_cache(project: Project, tmp_path: Path) -> None:
+    project.mypy()
+    project.edit("def get_weather(city: str, days: int = 3)", "def get_weather(city: str, days: int = 5)")
+    result = project.mypy()
+    assert wrote(result)
+    (entry,) = [t for t in project.content()["tools"] if t["name"] == "get_weather"]  # type: ignore[attr-defined]
+    assert entry["describe"]["parameters"]["properties"]["days"]["default"] == 5
+    edited = project.cache.read_bytes()
+    # the same source, checked cold elsewhere, gives the same bytes
+    other = Project(tmp_path / "other")
+    shutil.copy(project.root / "app" / "tools.py", other.root / "app" / "tools.py")
+    other.mypy()
+    assert other.cache.read_bytes() == edited
+
+
+def test_removed_tool_leaves_the_cache(project: Project) -> None:
+    project.mypy()
+    project.edit('@tool(name="convert", description="Convert a temperature.")\n', "")
+    project.mypy()
+    assert project.tool_names() == ["get_weather"]
+    project.edit("def not_a_tool(x: int)", "@tool\ndef not_a_tool(x: int)")
+    project.mypy()
+    assert project.tool_names() == ["get_weather", "not_a_tool"]
+
+
+def test_module_without_tools_loses_its_file(project: Project) -> None:
+    project.mypy()
+    project.edit("@toolcall.tool\n", "")
+    project.edit('@tool(name="convert", description="Convert a temperature.")\n', "")
+    result = project.mypy()
+    assert not project.cache.exists()
+    assert not project.cache.parent.exists()  # the empty __toolcall__ directory goes too
+    assert "toolcall: removed" in result.stderr
+    again = project.mypy()
+    assert not rechecked(again, "app.tools")
+    assert not project.cache.exists()
+
+
+def test_providers_that_describe_nothing_stay_out_of_the_ir(project: Project) -> None:
+    # As at run time, a tool's IR lists only the providers that described one of its types.
+    project.write(
+        "app/money.py",
+        """\
+        from toolcall import TypeProvider
+
+        class MoneyTypes(TypeProvider):
+            def resolve(self, fullname: str, args: tuple[str, ...]) -> dict[str, object] | None:
+                return None
+        """,
+    )
+    project.edit(
+        "from toolcall import tool\n",
+        "from toolcall import tool\n\nfrom app.money import MoneyTypes\n\ntoolcall.use_types(MoneyTypes)\n",
+    )
+    project.mypy()
+    tools = project.content()["tools"]
+    assert isinstance(tools, list)
+    assert len(tools) == 2
+    assert all("providers" not in entry["ir"] for entry in tools)
+
+
+def test_module_that_cannot_resolve_toolcall_keeps_its_file(project: Project, reference: bytes) -> None:
+    project.mypy()
+    project.write(
+        "pyproject.toml",
+        PYPROJECT + '\n[[tool.mypy.overrides]]\nmodule = ["toolcall", "toolcall.*"]\nfollow_imports = "skip"\n',
+    )
+    result = project.mypy()
+    assert project.cache.read_bytes() == reference
+    if FINISH_HOOK:
+        assert "mypy cannot resolve this module's toolcall imports" in result.stderr
+
+
+@pytest.mark.skipif(MYPY < (2, 0), reason="--num-workers is new in mypy 2.0")
+def test_parallel_workers_end_with_a_complete_cache(project: Project, reference: bytes) -> None:
+    project.mypy("--num-workers", "2")
+    assert project.cache.read_bytes() == reference
+    project.cache.unlink()
+    project.mypy("--num-workers", "2")
+    assert project.cache.read_bytes() == reference
+    project.edit('@tool(name="convert", description="Convert a temperature.")\n', "")
+    project.mypy("--num-workers", "2")
+    assert project.tool_names() == ["get_weather"]
+
+
+def test_no_cache_dir_still_writes_the_cache(project: Project, reference: bytes) -> None:
+    result = project.mypy(f"--cache-dir={os.devnull}")
+    assert project.cache.read_bytes() == reference
+    assert "plugin configuration" not in result.stderr
+    project.cache.unlink()
+    project.mypy(f"--cache-dir={os.devnull}")  # every run checks everything: regenerated
+    assert project.cache.read_bytes() == reference
+
+
+@pytest.mark.skipif(not FINISH_HOOK, reason="before mypy 2.4 every tool writes its module's file through")
+def test_no_incremental_rewrites_nothing_needlessly(project: Project, reference: bytes) -> None:
+    project.mypy("--no-incremental")
+    assert project.cache.read_bytes() == reference
+    assert not wrote(project.mypy("--no-incremental"))
+
+
+def test_plugin_upgrade_rechecks_the_tool_modules(project: Project, reference: bytes) -> None:
+    project.mypy()
+    result = project.mypy(bumped=True)
+    assert "Metadata abandoned for app.tools: plugin configuration differs" in result.stderr
+    assert not rechecked(result, "app.plain")
+    assert project.cache.read_bytes() == reference
+    assert not rechecked(project.mypy(bumped=True), "app.tools")
+
+
+def test_changed_settings_recheck_and_cache_false_writes_nothing(project: Project, reference: bytes) -> None:
+    project.write("pyproject.toml", PYPROJECT + "\n[tool.toolcall]\ncache = false\n")
+    project.mypy()
+    assert not project.cache.exists()
+    project.write("pyproject.toml", PYPROJECT + "\n[tool.toolcall]\ncache = true\n")
+    result = project.mypy()
+    assert "Metadata abandoned for app.tools: plugin configuration differs" in result.stderr
+    assert project.cache.read_bytes() == reference
+
+
+def test_unknown_setting_warns_once(project: Project) -> None:
+    project.write("pyproject.toml", PYPROJECT + "\n[tool.toolcall]\nstritc = true\n")
+    options = ("--num-workers", "2") if MYPY >= (2, 0) else ()
+    result = project.mypy(*options)
+    warning = (
+        "toolcall: warning: pyproject.toml: [tool.toolcall]: unknown setting 'stritc' "
+        "(known: cache, exclude, include, strict); it is ignored"
+    )
+    assert result.stderr.count(warning) == 1, result.stderr
+
+
+def test_concurrent_runs_never_tear_the_file(project: Project, reference: bytes, tmp_path: Path) -> None:
+    runs = [
+        subprocess.Popen(
+            [sys.executable, "-m", "mypy", f"--cache-dir={tmp_path / f'cache{i}'}", "app"],
+            cwd=project.root,
+            env=_environment(),
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        for i in range(3)
+    ]
+    for run in runs:
+        assert run.wait(timeout=600) in (0, 1)
+    assert project.cache.read_bytes() == reference
+    assert [p.name for p in project.cache.parent.iterdir()] == ["tools.json"]  # no temporary files left
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the daemon test runs on POSIX systems")
+def test_dmypy_picks_up_edits(project: Project, reference: bytes) -> None:
+    status = project.root / ".dmypy.json"
+    dmypy = [sys.executable, "-m", "mypy.dmypy", "--status-file", str(status)]
+
+    def run() -> None:
+        result = subprocess.run(
+            [*dmypy, "run", "--", "app"],
+            cwd=project.root,
+            env=_environment(),
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
+        assert result.returncode in (0, 1), result.stdout + result.stderr
+
+    try:
+        run()
+        assert project.cache.read_bytes() == reference
+        project.edit("days: int = 3", "days: int = 4")
+        run()
+        assert project.tool_names() == ["get_weather", "convert"]
+        # A type from another module changes: dmypy re-checks only that function, the rest of the entry stays.
+        project.write("app/kinds.py", "Value = float\n")
+        project.edit("def convert_units(value: float,", "def convert_units(value: Value,")
+        project.edit("from toolcall import tool\n", "from toolcall import tool\n\nfrom app.kinds import Value\n")
+        run()
+        project.write("app/kinds.py", "Value = int\n")
+        run()
+        entry = project.content()["tools"][1]  # type: ignore[index]
+        assert entry["describe"]["parameters"]["properties"]["value"] == {"type": "integer"}
+        assert project.tool_names() == ["get_weather", "convert"]
+        project.edit('@tool(name="convert", description="Convert a temperature.")\n', "")
+        run()
+        assert project.tool_names() == ["get_weather"]
+        if FINISH_HOOK:  # before mypy 2.4, dmypy never says a module was checked
+            project.edit("@toolcall.tool\n", "")
+            run()
+            assert not project.cache.exists()
+    finally:
+        subprocess.run([*dmypy, "stop"], cwd=project.root, env=_environment(), capture_output=True, timeout=120)

@@ -1,0 +1,119 @@
+"""A mypy class and its source: its ``"module:qualname"`` ref, its class statement, what its bodies declare.
+
+mypy frees class bodies once a module is checked and drops docstrings from
+modules it loads from its cache, so descriptions, field annotations and
+declaration order come from the class statements (``toolcall_mypy.source``),
+following the runtime's rules (toolcall/introspect/attrdocs.py, structs.py).
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Final
+
+from mypy.nodes import TypeInfo
+
+from toolcall.docstrings import attribute_docs, description_of
+from toolcall_mypy import source
+from toolcall_mypy.source import ModuleSource, Sources, Src
+
+__all__ = [
+    "ClassSource",
+    "class_description",
+    "class_source",
+    "declaration_order",
+    "field_annotation",
+    "field_docs",
+    "info_ref",
+    "mro_lineage",
+    "typeddict_lineage",
+]
+
+ClassSource = tuple[ModuleSource, ast.ClassDef]
+Bindings = tuple[tuple[str, Src | None], ...]
+
+# Modules whose classes have no source worth reading (stubs, or the typing machinery itself).
+_SKIPPED_MODULES: Final = frozenset({"builtins", "typing", "typing_extensions", "abc", "enum", "collections.abc"})
+
+
+def info_ref(info: TypeInfo) -> str:
+    """``"module:qualname"`` of a class, as ``toolcall.custom.class_ref`` gives it at run time."""
+    module = info.module_name
+    qualname = info.fullname[len(module) + 1 :] if info.fullname.startswith(module + ".") else info.name
+    return f"{module}:{qualname}"
+
+
+def class_source(sources: Sources, info: TypeInfo) -> ClassSource | None:
+    """The class statement of ``info`` in its module's source, or ``None``."""
+    if info.module_name in _SKIPPED_MODULES:
+        return None
+    where = sources.module(info.module_name)
+    node = where.class_def(info_ref(info).partition(":")[2]) if where is not None else None
+    return None if where is None or node is None else (where, node)
+
+
+def class_description(sources: Sources, info: TypeInfo) -> str | None:
+    """The description of the class's own docstring (runtime ``class_description``)."""
+    found = class_source(sources, info)
+    doc = source.class_docstring(found[1]) if found is not None else info.defn.docstring
+    return description_of(doc) or None
+
+
+def typeddict_lineage(own: ClassSource) -> list[ClassSource]:
+    """The TypedDict classes ``own`` derives from, bases first, ``own`` last (runtime ``_typeddict_lineage``).
+
+    mypy's TypedDict classes keep no bases of their own, so they are read
+    from the class statements.
+    """
+    lineage: list[ClassSource] = []
+    where, node = own
+    for base in node.bases:
+        target = base.value if isinstance(base, ast.Subscript) else base
+        dotted = where.dotted(target) or ""
+        if dotted.partition(".")[0] in ("typing", "typing_extensions"):
+            continue
+        found = where.resolve(target)
+        if found is not None and isinstance(found[1], ast.ClassDef) and found[1] is not node:
+            for entry in typeddict_lineage((found[0], found[1])):
+                if all(entry[1] is not known[1] for known in lineage):
+                    lineage.append(entry)
+    return [*lineage, own]
+
+
+def mro_lineage(sources: Sources, info: TypeInfo) -> list[ClassSource]:
+    """Classes of the MRO with annotations of their own, bases first (runtime ``_mro_lineage``)."""
+    found = (class_source(sources, klass) for klass in reversed(info.mro))
+    return [entry for entry in found if entry is not None and source.has_annotations(entry[1])]
+
+
+def field_docs(lineage: list[ClassSource]) -> dict[str, str]:
+    """Field descriptions over a class lineage, a subclass's over its bases' (runtime ``field_docs``)."""
+    docs: dict[str, str] = {}
+    for _, node in lineage:
+        docs.update(attribute_docs(source.class_docstring(node)))
+        docs.update(source.field_docs_in_body(node))
+    return docs
+
+
+def field_annotation(lineage: list[ClassSource], name: str, own: ClassSource | None, bindings: Bindings) -> Src | None:
+    """The annotation of field ``name`` in the most derived class that writes one.
+
+    ``bindings`` (the class's type parameters bound to the use site's type
+    arguments) apply to the annotations of ``own`` only.
+    """
+    for where, node in reversed(lineage):
+        statement = source.class_field(node, name)
+        if isinstance(statement, ast.AnnAssign):
+            own_class = own is not None and node is own[1]
+            return Src(statement.annotation, where, bindings if own_class else ())
+    return None
+
+
+def declaration_order(lineage: list[ClassSource], names: list[str], annotated: bool = True) -> list[str]:
+    """``names`` in the order the class bodies declare them, bases first (mypy's cache does not keep that order).
+
+    Names no body declares keep mypy's order, after the others.
+    """
+    declared = [name for _, node in lineage for name in source.declared_names(node, annotated)]
+    order = {name: index for index, name in reversed(list(enumerate(declared)))}
+    return sorted(names, key=lambda name: order.get(name, len(order)))

@@ -1,0 +1,323 @@
+"""A ``@tool`` function as mypy analyzed it → the tool's IR and its located findings.
+
+The same rules as the runtime's ``toolcall/introspect/signature.py``:
+parameters in signature order (``*args`` refused, ``**kwargs: T`` extra
+properties, injected parameters kept out of schemas, an unannotated one
+``{}``); descriptions, first that exists wins: ``Param(description=...)``, the
+docstring entry, the declared class's docstring (also through ``X | None``);
+defaults by the shared default rules; the return type best effort. Nothing
+is reported here: each finding comes with the node the hook layer reports it
+at (the parameter, its default, or the function for tool-level findings).
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from mypy.nodes import (
+    ARG_NAMED,
+    ARG_NAMED_OPT,
+    ARG_OPT,
+    ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
+    ArgKind,
+    Argument,
+    Context,
+    FuncDef,
+)
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    NoneType,
+    Type,
+    TypedDictType,
+    TypeOfAny,
+    UnboundType,
+    get_proper_type,
+)
+
+from toolcall import ir
+from toolcall.docstrings import ParsedDocstring, parse_docstring
+from toolcall.findings import PARAM, TYPE, Finding
+from toolcall.introspect.refs import fold, fold_defs
+from toolcall.introspect.typewalk import FIX_HINT
+from toolcall_mypy import source
+from toolcall_mypy.defaults import default_outcome, from_expression
+from toolcall_mypy.source import ModuleSource, Sources, Src
+from toolcall_mypy.types import NoSchema, Walker
+
+__all__ = ["Collected", "Located", "collect_tool"]
+
+_UNANNOTATED: Final = "has no annotation, so its schema is {} (any JSON value); annotate it"
+_INJECTED_NAMES: Final = frozenset({"Injected", "toolcall.Injected", "toolcall.params.Injected"})
+_ANNOTATED_NAMES: Final = frozenset({"Annotated", "typing.Annotated", "typing_extensions.Annotated"})
+
+
+@dataclass(frozen=True)
+class Located:
+    """A finding and the node to report it at."""
+
+    finding: Finding
+    context: Context
+
+
+@dataclass(frozen=True)
+class Collected:
+    """What one tool gives: its IR (``None`` when a parameter has no schema or the function is refused) and findings."""
+
+    tool: ir.Tool | None
+    findings: tuple[Located, ...]
+
+
+@dataclass
+class _Tool:
+    """The state of collecting one tool."""
+
+    func: FuncDef
+    name: str
+    walker: Walker
+    module: ModuleSource | None
+    syntax: ast.FunctionDef | ast.AsyncFunctionDef | None
+    doc: ParsedDocstring
+    signature: object = None
+    findings: list[Located] = dataclasses.field(default_factory=list)
+    refused: bool = False
+
+    def add(self, found: list[Finding] | tuple[Finding, ...], context: Context, parameter: str | None = None) -> None:
+        for finding in found:
+            claimed = dataclasses.replace(finding, tool=self.name, parameter=finding.parameter or parameter)
+            self.findings.append(Located(claimed, context))
+
+    def claim(self, context: Context, parameter: str) -> None:
+        """Take the walker's findings so far, attributed to ``parameter``."""
+        self.add(self.walker.findings, context, parameter)
+        self.walker.findings.clear()
+
+
+def collect_tool(
+    func: FuncDef,
+    *,
+    name: str,
+    description: str | None,
+    module: str,
+    path: str,
+    providers: tuple[str, ...] = (),
+    files: Callable[[str], str | None] | None = None,
+    context: Context | None = None,
+) -> Collected:
+    """Build the IR of the tool ``name`` from ``func`` (checked by mypy), with its located findings.
+
+    ``providers`` are the ``"module:qualname"`` refs of the module's
+    ``use_types(...)``; ``files`` optionally maps module names to their
+    files (mypy's own module map), for sources outside the tool's package;
+    ``context`` is the node tool-level findings are reported at (the
+    ``@tool`` expression; ``func`` itself when not given).
+    """
+    sources = Sources(module, path, files)
+    where = sources.module(module)
+    syntax = where.function(func.line, func.name) if where is not None else None
+    docstring = getattr(func, "docstring", None)
+    if docstring is None:
+        docstring = source.class_docstring(syntax)
+    signature = get_proper_type(func.type) if func.type is not None else None
+    state = _Tool(func, name, Walker(sources, providers), where, syntax, parse_docstring(docstring), signature)
+    arg_types = list(signature.arg_types) if isinstance(signature, CallableType) else []
+    parameters = []
+    for index, argument in enumerate(func.arguments):
+        arg_type = arg_types[index] if index < len(arg_types) else None
+        parameter = _parameter(state, argument, arg_type)
+        if parameter is not None:
+            parameters.append(parameter)
+    state.add(_stray_entries(state), func if context is None else context)
+    returns = _returns(state, signature)
+    tool = None if state.refused else _assemble(state, module, description, parameters, returns)
+    return Collected(tool, tuple(state.findings))
+
+
+def _kind(argument: Argument) -> ir.ParameterKind | None:
+    kind: ArgKind = argument.kind
+    if kind in (ARG_POS, ARG_OPT):
+        return "positional_only" if argument.pos_only else "positional_or_keyword"
+    if kind in (ARG_NAMED, ARG_NAMED_OPT):
+        return "keyword_only"
+    if kind == ARG_STAR2:
+        return "var_keyword"
+    return None
+
+
+def _parameter(state: _Tool, argument: Argument, arg_type: Type | None) -> ir.Parameter | None:
+    """The parameter's IR; ``None`` (and the tool refused) for ``*args`` or a type no schema describes."""
+    name = argument.variable.name
+    refusal = _refusal(state, argument, arg_type)
+    if refusal is not None:
+        state.add([refusal], argument)
+        state.refused = True
+        return None
+    kind = _kind(argument)
+    assert kind is not None
+    required = not argument.kind.is_optional() and kind != "var_keyword"
+    entry = state.doc.params.get(name)
+    if argument.type_annotation is None or arg_type is None:
+        state.add([Finding(PARAM, _UNANNOTATED, parameter=name)], argument)
+        return ir.Parameter(name, kind, ir.AnyType("unannotated"), required, None, entry)
+    written = _written(state, name)
+    if _injected(argument, written):
+        # An injected value never reaches a schema, so its type may be anything (a connection, a client).
+        return ir.Parameter(name, kind, ir.AnyType("any"), required, None, None, injected=True)
+    try:
+        node = state.walker.walk(arg_type, written)
+    except NoSchema as exc:
+        state.claim(argument, name)
+        state.add([Finding(TYPE, exc.message, parameter=name, path=exc.path)], argument)
+        state.refused = True
+        return None
+    state.claim(argument, name)
+    default = _default(state, argument, node) if argument.kind.is_optional() else None
+    return ir.Parameter(name, kind, node, required, default, _description(state.walker, written, node, entry))
+
+
+def _refusal(state: _Tool, argument: Argument, arg_type: Type | None) -> Finding | None:
+    """Why the runtime refuses the function because of this parameter, or ``None``."""
+    name = argument.variable.name
+    if argument.kind == ARG_STAR:
+        message = f"*{name} cannot be sent by a model (tool arguments are named); replace it with a list parameter"
+        return Finding(PARAM, message, parameter=name)
+    unpacks = isinstance(state.signature, CallableType) and state.signature.unpack_kwargs
+    if argument.kind == ARG_STAR2 and unpacks and arg_type is not None:
+        # As at run time: **kwargs: Unpack[TD] names its keys, which this IR does not model.
+        unpacked = get_proper_type(arg_type)
+        label = unpacked.fallback.type.fullname if isinstance(unpacked, TypedDictType) else str(unpacked)
+        return Finding(TYPE, f"Unpack[{label}] has no JSON schema; {FIX_HINT}", parameter=name)
+    return None
+
+
+def _default(state: _Tool, argument: Argument, node: ir.TypeNode) -> ir.Default | None:
+    """The emitted default, by the shared rules; its findings go to the initializer."""
+    initializer = argument.initializer
+    if initializer is None:
+        return None
+    name = argument.variable.name
+    outcome = default_outcome(
+        lambda: from_expression(initializer, state.walker), node, state.walker.defs, tool=state.name, parameter=name
+    )
+    state.add(outcome.findings, initializer, name)
+    return outcome.default
+
+
+def _written(state: _Tool, name: str) -> Src | None:
+    """The annotation written for parameter ``name``, from the module's source."""
+    if state.syntax is None or state.module is None:
+        return None
+    arguments = state.syntax.args
+    for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg):
+        if arg is not None and arg.arg == name and arg.annotation is not None:
+            return Src(arg.annotation, state.module)
+    return None
+
+
+def _injected(argument: Argument, written: Src | None) -> bool:
+    if written is not None:
+        return source.is_injected(written)
+    # No source: mypy's unanalyzed annotation still names a bare Injected marker.
+    annotation = argument.type_annotation
+    return (
+        isinstance(annotation, UnboundType)
+        and annotation.name in _ANNOTATED_NAMES
+        and any(isinstance(arg, UnboundType) and arg.name in _INJECTED_NAMES for arg in annotation.args[1:])
+    )
+
+
+def _description(walker: Walker, written: Src | None, node: ir.TypeNode, entry: str | None) -> str | None:
+    declared = source.declared_description(written)
+    if declared is not None:
+        return declared or None
+    if entry is not None:
+        return entry
+    return _class_description(walker, node)
+
+
+def _class_description(walker: Walker, node: ir.TypeNode) -> str | None:
+    if isinstance(node, ir.UnionType):
+        options = [o for o in node.options if o != ir.Primitive("none")]
+        if len(options) != 1:
+            return None
+        node = options[0]
+    if isinstance(node, ir.RefType):
+        node = walker.defs.get(node.name, node)
+    if isinstance(node, (ir.ObjectType, ir.EnumType)):
+        return node.description
+    return None
+
+
+def _stray_entries(state: _Tool) -> list[Finding]:
+    names = {argument.variable.name for argument in state.func.arguments}
+    return [
+        Finding(PARAM, f"the docstring documents {entry!r}, which is not a parameter; fix or remove the entry")
+        for entry in state.doc.params
+        if entry not in names
+    ]
+
+
+def _returns(state: _Tool, signature: object) -> ir.TypeNode | None:
+    """The return type's node, best effort: no findings, ``None`` when there is none or no schema describes it."""
+    if not isinstance(signature, CallableType) or not _has_return_annotation(state):
+        return None
+    returned = signature.ret_type
+    proper = get_proper_type(returned)
+    if state.func.is_coroutine and isinstance(proper, Instance) and proper.type.fullname == "typing.Coroutine":
+        returned = proper.args[-1]
+        proper = get_proper_type(returned)
+    if isinstance(proper, NoneType):
+        return None
+    written = (
+        Src(state.syntax.returns, state.module) if state.syntax and state.syntax.returns and state.module else None
+    )
+    walker = state.walker
+    snapshot = walker.checkpoint()
+    try:
+        node = walker.walk(returned, written)
+    except NoSchema:
+        walker.restore(snapshot)
+        return None
+    walker.findings.clear()
+    return node
+
+
+def _has_return_annotation(state: _Tool) -> bool:
+    if state.syntax is not None:
+        return state.syntax.returns is not None
+    unanalyzed = state.func.unanalyzed_type
+    if not isinstance(unanalyzed, CallableType):
+        return False
+    written = unanalyzed.ret_type
+    return not (isinstance(written, AnyType) and written.type_of_any == TypeOfAny.unannotated)
+
+
+def _assemble(
+    state: _Tool,
+    module: str,
+    description: str | None,
+    parameters: list[ir.Parameter],
+    returns: ir.TypeNode | None,
+) -> ir.Tool:
+    defs = fold_defs(state.walker.defs)
+    bodies = {body: def_name for def_name, body in defs.items()}
+    folded = tuple(dataclasses.replace(p, type=fold(p.type, bodies)) for p in parameters)
+    fullname = state.func.fullname
+    qualname = fullname[len(module) + 1 :] if fullname.startswith(module + ".") else state.func.name
+    return ir.Tool(
+        name=state.name,
+        module=module,
+        qualname=qualname,
+        description=description if description is not None else state.doc.description,
+        parameters=folded,
+        defs=tuple(ir.Definition(def_name, body) for def_name, body in defs.items()),
+        returns=None if returns is None else fold(returns, bodies),
+        providers=tuple(state.walker.providers_used),
+    )

@@ -1,0 +1,156 @@
+"""Enum classes → ``EnumType``: their members' values, as iterating the class gives them at run time.
+
+A member's value is what mypy inferred (``Var.type.last_known_value``:
+``final_value`` is ``None`` for enum members), else its assignment in the
+class body: a literal, a ``Final``, or ``enum.auto()`` under the standard
+rules of ``Enum``, ``IntEnum``, ``StrEnum`` and ``Flag``. Members in
+definition order; an alias (a value an earlier member has) is left out.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+from collections.abc import Callable
+
+from mypy.nodes import TypeInfo, Var
+from mypy.types import Instance, get_proper_type
+
+from toolcall import ir
+from toolcall.defaults import NotJson
+from toolcall_mypy import classes, source
+from toolcall_mypy.defaults import Env, Unreadable, from_ast, short
+from toolcall_mypy.source import Sources, Src
+
+__all__ = ["Enums"]
+
+_Values = dict[str, tuple[ir.JsonValue, str]]  # member -> (value, its text for messages)
+
+
+class Enums:
+    """The Enum classes one walk meets, their member values read once.
+
+    ``fail`` makes the exception for an enum no schema describes (the
+    walker's, which knows where in the parameter it is).
+    """
+
+    def __init__(self, sources: Sources, env: Env, fail: Callable[[str], Exception]) -> None:
+        self._sources = sources
+        self._env = env
+        self._fail = fail
+        self._infos: dict[str, TypeInfo] = {}
+        self._values: dict[str, _Values] = {}
+
+    def node(self, info: TypeInfo, values: tuple[ir.JsonScalar, ...] | None = None) -> ir.EnumType:
+        """The ``EnumType`` of ``info``: every member, or only ``values`` (the members a ``Literal`` lists)."""
+        self._infos[info.fullname] = info
+        if values is None:
+            values = tuple(value for _, value in self._members(info))
+        return ir.EnumType(classes.info_ref(info), values, classes.class_description(self._sources, info))
+
+    def met(self, fullname: str) -> TypeInfo:
+        """The Enum class named ``fullname`` this walk met (``scalar`` or ``node`` was called for it)."""
+        return self._infos[fullname]
+
+    def scalar(self, info: TypeInfo, member: str) -> ir.JsonScalar:
+        """The value of one member, which must be a JSON scalar."""
+        self._infos[info.fullname] = info
+        value, text = self._member(info, member)
+        return self._checked(info, member, value, text)
+
+    def value(self, info: TypeInfo, member: str) -> ir.JsonValue:
+        """The value of a member a default names; raises ``Unreadable`` when it cannot be read."""
+        self._infos[info.fullname] = info
+        try:
+            return self._member(info, member)[0]
+        except Exception:  # the walker's failure, here only a reason the default cannot be read
+            raise Unreadable(short(f"{info.name}.{member}")) from None
+
+    def value_by_name(self, fullname: str, member: str) -> ir.JsonValue:
+        """The value of a member of an Enum this walk met, by the class's full name; raises ``Unreadable``."""
+        info = self._infos.get(fullname)
+        if info is None:
+            raise Unreadable(short(f"{fullname.rpartition('.')[2]}.{member}"))
+        return self.value(info, member)
+
+    def _members(self, info: TypeInfo) -> list[tuple[str, ir.JsonScalar]]:
+        members: list[tuple[str, ir.JsonScalar]] = []
+        for name, (value, text) in self._read(info).items():
+            if any(value == seen for _, seen in members):
+                continue  # an alias, as Enum makes it (by equality)
+            members.append((name, self._checked(info, name, value, text)))
+        return members
+
+    def _checked(self, info: TypeInfo, member: str, value: ir.JsonValue, text: str) -> ir.JsonScalar:
+        if (isinstance(value, float) and math.isfinite(value)) or value is None or isinstance(value, (bool, int, str)):
+            return value
+        raise self._fail(
+            f"enum {info.fullname} has the value {text} ({member}), which is not a JSON scalar; "
+            "give its members str or int values (e.g. a StrEnum)"
+        )
+
+    def _member(self, info: TypeInfo, member: str) -> tuple[ir.JsonValue, str]:
+        found = self._read(info).get(member)
+        if found is None:
+            raise self._fail(f"{info.fullname}.{member} is not a member the plugin can read")
+        return found
+
+    def _read(self, info: TypeInfo) -> _Values:
+        cached = self._values.get(info.fullname)
+        if cached is None:
+            cached = self._values[info.fullname] = self._read_class(info)
+        return cached
+
+    def _read_class(self, info: TypeInfo) -> _Values:
+        own = classes.class_source(self._sources, info)
+        lineage = [own] if own is not None else []
+        values: _Values = {}
+        for name in classes.declaration_order(lineage, info.enum_members, annotated=False):
+            known = _inferred_value(info, name)
+            if known is not None:
+                values[name] = known
+                continue
+            statement = source.class_field(own[1], name) if own is not None else None
+            expr = statement.value if statement is not None else None
+            if own is None or expr is None:
+                raise self._fail(f"the plugin cannot read the value of {info.fullname}.{name}; write it as a literal")
+            values[name] = (self._from_source(info, name, Src(expr, own[0]), values), ast.unparse(expr))
+        return values
+
+    def _from_source(self, info: TypeInfo, name: str, expr: Src, before: _Values) -> ir.JsonValue:
+        if isinstance(expr.expr, ast.Call) and expr.module.dotted(expr.expr.func) == "enum.auto":
+            return self._auto(info, name, [value for value, _ in before.values()])
+        try:
+            return from_ast(expr, self._env)
+        except (NotJson, Unreadable):
+            raise self._fail(
+                f"the plugin cannot read the value of {info.fullname}.{name} ({ast.unparse(expr.expr)}); "
+                "write it as a literal"
+            ) from None
+
+    def _auto(self, info: TypeInfo, name: str, before: list[ir.JsonValue]) -> ir.JsonValue:
+        """``enum.auto()``: the standard ``_generate_next_value_`` of Enum, IntEnum, StrEnum and Flag."""
+        custom = any("_generate_next_value_" in c.names for c in info.mro if c.module_name != "enum")
+        if not custom and info.has_base("enum.StrEnum"):
+            return name.lower()
+        ints = [value for value in before if isinstance(value, int) and not isinstance(value, bool)]
+        if custom or len(ints) != len(before) or (ints and ints[-1] != max(ints)):
+            raise self._fail(f"the plugin cannot compute {info.fullname}.{name} = auto(); write the value")
+        if info.has_base("enum.Flag"):
+            return 2 ** max(ints).bit_length() if ints else 1
+        return ints[-1] + 1 if ints else 1
+
+
+def _inferred_value(info: TypeInfo, name: str) -> tuple[ir.JsonValue, str] | None:
+    """A member's value as mypy inferred it (``Literal['c']?`` keeps it in ``last_known_value``)."""
+    symbol = info.names.get(name)
+    node = symbol.node if symbol is not None else None
+    if not isinstance(node, Var):
+        return None
+    found = get_proper_type(node.type) if node.type is not None else None
+    known = found.last_known_value if isinstance(found, Instance) else None
+    if known is None or known.fallback.type.is_enum or known.fallback.type.fullname == "builtins.bytes":
+        return None
+    value = known.value
+    assert isinstance(value, (str, int, float, bool))
+    return value, repr(value)

@@ -1,0 +1,269 @@
+"""The mypy hooks: find the tools, report their findings, keep their cache files current.
+
+mypy type-checks each decorator application as a call, so the plugin hooks
+the decorator itself (``ctx.context`` is the ``Decorator`` node, with the
+``FuncDef`` and its analyzed types):
+
+* ``toolcall.definition.tool`` (function hook) for a bare ``@tool``; the
+  factory call ``tool(name=...)`` hits the same hook with a ``CallExpr``
+  context and is ignored: its arguments are read from the decorator when
+  the method hook below runs;
+* ``toolcall.definition.ToolDecorator.__call__`` (method hook), the
+  application of ``tool(name=..., description=...)``;
+* ``toolcall.custom.use_types`` (function hook), which names the module's
+  ``TypeProvider`` classes.
+
+None of the targets is overloaded: mypy runs hooks of overloaded callables
+inside overload resolution, where their messages are dropped. Only this
+module and ``report`` (one reporting function per code) use mypy's plugin
+API; ``decorator`` reads the decorator arguments from the nodes,
+``collect`` builds the IR and its findings, ``store`` writes the cache.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any, Final, final
+
+from mypy.checker import TypeChecker
+from mypy.nodes import Argument, CallExpr, Context, Decorator, FuncDef, FuncItem, MypyFile
+from mypy.options import Options
+from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, Plugin, ReportConfigContext
+from mypy.types import Type
+
+from toolcall import cache_format, ir
+from toolcall.findings import STRICT, Finding
+from toolcall_mypy import config, report
+from toolcall_mypy.collect import collect_tool
+from toolcall_mypy.decorator import TOOL, Arguments, bare_tool, provider_refs, tool_call, unresolved_toolcall
+from toolcall_mypy.store import Store
+
+__all__ = ["TOOL", "TOOL_CALL", "USE_TYPES", "ToolcallPlugin"]
+
+TOOL_CALL: Final = "toolcall.definition.ToolDecorator.__call__"
+USE_TYPES: Final = "toolcall.custom.use_types"
+_STRICT_VARIANTS: Final = tuple(provider for provider, strict in cache_format.VARIANTS if strict)
+_HAS_FINISH_HOOK: Final = hasattr(Plugin, "get_additional_indirect_deps")
+_WARNED: set[str] = set()  # warnings already printed by this process
+
+
+@final
+class ToolcallPlugin(Plugin):
+    """toolcall's static front end: diagnostics with ``toolcall-*`` codes and the schema cache."""
+
+    def __init__(self, options: Options) -> None:
+        super().__init__(options)
+        # Descriptions come from docstrings, which mypy drops unless asked (the
+        # option is copied into every module's options, and workers run this too).
+        options.include_docstrings = True
+        self._settings, problems = config.load(options.config_file)
+        if not _in_build_worker():  # --num-workers: the coordinator says it, as mypy does for its own settings
+            for problem in problems:
+                _warn(problem)
+        log = _stderr if options.verbosity >= 1 else None
+        # mypy 2.4+ calls get_additional_indirect_deps once a module is checked, in every mode.
+        self._store = Store(write=self._settings.cache, deferred=_HAS_FINISH_HOOK, log=log)
+        self._providers: dict[str, tuple[str, ...]] = {}
+        self._trees: dict[str, MypyFile] = {}  # parsed modules that have a cache file
+        self._silenced: set[str] = set()  # modules with tools whose errors mypy silences: not ours
+        self._digest = self._settings.digest()
+        self._function_hooks: dict[str, Callable[[FunctionContext], Type]] = {
+            TOOL: self._bare_tool,
+            USE_TYPES: self._use_types,
+        }
+        self._method_hooks: dict[str, Callable[[MethodContext], Type]] = {TOOL_CALL: self._tool_call}
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        return self._function_hooks.get(fullname)
+
+    def get_method_hook(self, fullname: str) -> Callable[[MethodContext], Type] | None:
+        return self._method_hooks.get(fullname)
+
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        """A module was parsed (again, under dmypy): its tools start afresh."""
+        self._store.parsed(file.fullname)
+        self._providers.pop(file.fullname, None)
+        self._silenced.discard(file.fullname)
+        if self._store.stale_file(file.fullname, file.path):
+            self._trees[file.fullname] = file
+        return []
+
+    def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
+        """A module was checked (mypy 2.4+, every mode): a module left without tools loses its file."""
+        self._finish(file.fullname, file.path, file)
+        return set()
+
+    def report_config_data(self, ctx: ReportConfigContext) -> Any:
+        """Per module: the settings, and for a tool module the digest of its cache file.
+
+        Checking a warm cache (``is_check``), a cache file that was deleted
+        or edited no longer matches, so mypy checks that module again and
+        the hooks write the file anew. Writing the cache (after the module
+        was checked), the file is brought up to date first.
+        """
+        if not ctx.path.endswith(".py"):
+            return None
+        handled = self._settings.handles(ctx.id)
+        if handled and not ctx.is_check:
+            self._finish(ctx.id, ctx.path, self._trees.get(ctx.id))
+        token = self._store.token(ctx.path) if handled else None
+        return [self._digest, *(token or ())]
+
+    def _bare_tool(self, ctx: FunctionContext) -> Type:
+        if isinstance(ctx.context, Decorator):  # not the factory call tool(name=...)
+            self._tool(ctx.api, ctx.context, bare_tool(ctx.context))
+        return ctx.default_return_type
+
+    def _tool_call(self, ctx: MethodContext) -> Type:
+        if isinstance(ctx.context, Decorator):
+            self._tool(ctx.api, ctx.context, tool_call(ctx.context))
+        return ctx.default_return_type
+
+    def _use_types(self, ctx: FunctionContext) -> Type:
+        checker = _checker(ctx.api)
+        if checker is None or not isinstance(ctx.context, CallExpr) or not self._handles(checker):
+            return ctx.default_return_type
+        module = checker.tree.fullname
+        refs, readable = provider_refs(ctx.context)
+        if not readable:
+            report.type_(
+                ctx.api,
+                "the plugin reads use_types() statically: pass the TypeProvider classes themselves, "
+                "e.g. use_types(MoneyTypes, GeoTypes)",
+                ctx.context,
+            )
+        earlier = self._store.tools(module)
+        if earlier:
+            first = min(earlier.values(), key=lambda q: self._store.line_of(module, q) or 0)
+            report.type_(
+                ctx.api,
+                f"use_types() comes after the tool {first!r} (line {self._store.line_of(module, first)}); "
+                "the plugin reads the providers before the tools that use them: move this call above the first @tool",
+                ctx.context,
+            )
+        self._providers[module] = self._providers.get(module, ()) + refs
+        return ctx.default_return_type
+
+    def _tool(self, api: CheckerPluginInterface, decorator: Decorator, arguments: Arguments) -> None:
+        checker = _checker(api)
+        if checker is None or not self._handles(checker):
+            return
+        module = checker.tree.fullname
+        func = decorator.func
+        for problem in arguments.problems:
+            report.name(api, problem, arguments.expression)
+        collected = collect_tool(
+            func,
+            name=func.name if arguments.name is None else arguments.name,
+            description=arguments.description,
+            module=module,
+            path=api.path,
+            providers=self._providers.get(module, ()),
+            context=arguments.expression,
+        )
+        for located in collected.findings:
+            report.finding(api, located.finding, located.context)
+        tool = collected.tool
+        if tool is None or arguments.name is None:
+            return  # the runtime refuses this function; it has no cache entry
+        other = self._store.tools(module).get(tool.name)
+        if other is not None and other != tool.qualname:
+            report.name(
+                api,
+                f"tool name {tool.name!r} is already used by {other} (line {self._store.line_of(module, other)}) "
+                'in this module; give one of them another name with @tool(name="...")',
+                arguments.expression,
+            )
+        if self._settings.strict:
+            # A parameter already reported (no annotation, no schema) is not reported again for strict mode.
+            reported = {f.finding.parameter for f in collected.findings if f.finding.parameter is not None}
+            self._report_strict(api, func, arguments.expression, tool, reported)
+        if not _in_function(checker):  # a local tool belongs to no module's cache
+            self._store.put(module, api.path, tool.qualname, func.line, cache_format.tool_entry(tool))
+
+    def _report_strict(
+        self, api: CheckerPluginInterface, func: FuncDef, at: Context, tool: ir.Tool, reported: set[str]
+    ) -> None:
+        """What the strict variants lose, once per message, at the parameter it concerns."""
+        from toolcall.render import render_tool
+
+        seen: set[str] = set()
+        for provider in _STRICT_VARIANTS:
+            try:
+                found = render_tool(tool, provider, strict=True).findings
+            except ValueError as exc:
+                found = (Finding(STRICT, f"{exc} (the {provider} strict variant cannot be rendered)", tool=tool.name),)
+            for finding in found:
+                message = report.text(finding)
+                if finding.code != STRICT or message in seen or finding.parameter in reported:
+                    continue
+                seen.add(message)
+                report.strict(api, message, _parameter(func, finding.parameter) or at)
+
+    def _handles(self, checker: TypeChecker) -> bool:
+        """Whether this module's tools are ours: configured in, and not silenced (an installed package's).
+
+        mypy silences installed packages and ``follow_imports = silent``
+        modules: their tools are neither reported nor cached, and their
+        cache files (a wheel ships them) are left alone.
+        """
+        module = checker.tree.fullname
+        if not self._settings.handles(module):
+            return False
+        if checker.path in checker.msg.errors.ignored_files and not checker.options.ignore_errors:
+            self._silenced.add(module)
+            return False
+        return True
+
+    def _finish(self, module: str, path: str, tree: MypyFile | None) -> None:
+        if not self._settings.handles(module) or module in self._silenced:
+            return
+        self._trees.pop(module, None)
+        # Deleting a file needs proof that the module really has no tools: mypy
+        # resolved its toolcall imports, and it is not an installed package's module.
+        blind = tree is not None and unresolved_toolcall(tree)
+        if blind and self._store.stale_file(module, path):
+            _warn(
+                f"{path}: mypy cannot resolve this module's toolcall imports, so the toolcall plugin sees no "
+                "tools there and keeps its schema cache as it is (is toolcall installed where mypy looks, and "
+                "not under follow_imports = skip?)"
+            )
+        self._store.finish(module, path, may_delete=tree is not None and not blind and not _installed(path))
+
+
+def _checker(api: CheckerPluginInterface) -> TypeChecker | None:
+    return api if isinstance(api, TypeChecker) else None
+
+
+def _in_function(checker: TypeChecker) -> bool:
+    """Whether the checker is inside a function body (its scope API differs across versions; the stack does not)."""
+    return any(isinstance(scope, FuncItem) for scope in checker.scope.stack)
+
+
+def _parameter(func: FuncDef, name: str | None) -> Argument | None:
+    if name is None:
+        return None
+    return next((argument for argument in func.arguments if argument.variable.name == name), None)
+
+
+def _installed(path: str) -> bool:
+    parts = path.replace("\\", "/").split("/")
+    return "site-packages" in parts or "dist-packages" in parts
+
+
+def _in_build_worker() -> bool:
+    """Whether this process is a ``--num-workers`` worker (``python -m mypy.build_worker``)."""
+    spec = getattr(sys.modules.get("__main__"), "__spec__", None)
+    return str(getattr(spec, "name", "")).startswith("mypy.build_worker")
+
+
+def _warn(message: str) -> None:
+    """Print a warning to stderr, once per process (mypy has no warning severity)."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        _stderr(f"toolcall: warning: {message}")
+
+
+def _stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)

@@ -1,0 +1,730 @@
+"""The source files behind mypy's nodes, read with ``ast``: what mypy's analyzed types drop.
+
+mypy strips ``Annotated`` metadata from analyzed types, frees class bodies
+once a module is checked, and keeps docstrings only when asked. The static
+front end reads those from the module files instead:
+
+* docstrings of functions and classes, attribute docstrings of class fields;
+* ``Annotated`` metadata: ``Param(...)``, ``toolcall.Injected`` and
+  ``annotated_types`` calls, whose arguments are evaluated only when they are
+  literals;
+* the annotation written for a parameter or a class field, and the value of
+  a type alias, so the analyzed type can be walked with its syntax beside it.
+
+Each file is parsed once, cached by ``(path, mtime, size)``; a file the
+running interpreter cannot parse (mypy accepts newer syntax) or cannot read
+gives no source, and callers do without. Names are resolved syntactically:
+module-level statements (also under ``if``/``try``), imports (relative ones
+too) and, for other modules, their files found beside the tool module's
+package root or on ``sys.path``.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+import itertools
+import math
+import os
+import sys
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Final, Union
+
+from toolcall import ir
+from toolcall.docstrings import clean_entry
+from toolcall.params import Param
+
+__all__ = [
+    "Metadata",
+    "ModuleSource",
+    "Sources",
+    "Src",
+    "class_docstring",
+    "declared_description",
+    "field_docs_in_body",
+    "is_injected",
+    "literal_items",
+    "parse",
+    "peel",
+    "plain_alias",
+    "read_metadata",
+    "subscript_args",
+    "union_options",
+]
+
+ANNOTATED: Final = frozenset({"typing.Annotated", "typing_extensions.Annotated"})
+LITERAL: Final = frozenset({"typing.Literal", "typing_extensions.Literal"})
+UNION: Final = frozenset({"typing.Union", "typing_extensions.Union"})
+OPTIONAL: Final = frozenset({"typing.Optional", "typing_extensions.Optional"})
+QUALIFIERS: Final = frozenset(
+    f"{module}.{name}" for module in ("typing", "typing_extensions") for name in ("Required", "NotRequired", "ReadOnly")
+)
+TYPE_ALIAS: Final = frozenset({"typing.TypeAlias", "typing_extensions.TypeAlias"})
+TYPE_ALIAS_TYPE: Final = frozenset({"typing.TypeAliasType", "typing_extensions.TypeAliasType"})
+FINAL: Final = frozenset({"typing.Final", "typing_extensions.Final"})
+PARAM: Final = frozenset({"toolcall.Param", "toolcall.params.Param"})
+INJECTED: Final = frozenset({"toolcall.Injected", "toolcall.params.Injected"})
+# annotated_types class -> the Constraints fields its positional arguments set, in order.
+_ANNOTATED_TYPES: Final[dict[str, tuple[str, ...]]] = {
+    "Gt": ("gt",),
+    "Ge": ("ge",),
+    "Lt": ("lt",),
+    "Le": ("le",),
+    "MultipleOf": ("multiple_of",),
+    "MinLen": ("min_length",),
+    "MaxLen": ("max_length",),
+    "Len": ("min_length", "max_length"),
+    "Interval": ("gt", "ge", "lt", "le"),
+}
+_LENGTHS: Final = frozenset({"min_length", "max_length"})
+_PARAM_ARGUMENTS: Final = (
+    "description",
+    "ge",
+    "le",
+    "gt",
+    "lt",
+    "multiple_of",
+    "min_length",
+    "max_length",
+    "pattern",
+    "wire",
+)
+_MAX_HOPS: Final = 16  # alias chains and re-exports followed at most this far
+
+Definition = Union[ast.stmt, "ModuleSource"]  # a statement, or a whole module (``import x``)
+
+
+# -- files -------------------------------------------------------------------------------------
+
+
+def parse(path: str) -> ast.Module | None:
+    """The parsed file at ``path``, or ``None`` when it cannot be read or parsed here."""
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return _parse(path, stat.st_mtime_ns, stat.st_size)
+
+
+@functools.lru_cache(maxsize=512)
+def _parse(path: str, mtime: int, size: int) -> ast.Module | None:
+    try:
+        with open(path, "rb") as handle:
+            return ast.parse(handle.read(), filename=path)
+    except (OSError, SyntaxError, ValueError):
+        return None  # mypy may accept syntax this interpreter does not (PEP 695 on 3.11)
+
+
+class Sources:
+    """Finds and parses the modules one tool module refers to.
+
+    ``files`` maps a module name to its file (the hook layer knows mypy's);
+    without it, or when it does not know a module, the file is looked for
+    under the tool module's package root, then on ``sys.path``.
+    """
+
+    def __init__(self, module: str, path: str, files: Callable[[str], str | None] | None = None) -> None:
+        self._files = files
+        self._known = {module: path}
+        self._roots = [root for root in (_package_root(module, path),) if root is not None]
+        self._loaded: dict[str, ModuleSource | None] = {}
+
+    def module(self, name: str) -> ModuleSource | None:
+        """The source of module ``name``, or ``None``."""
+        if name not in self._loaded:
+            path = self._path(name)
+            tree = parse(path) if path is not None else None
+            self._loaded[name] = None if path is None or tree is None else ModuleSource(name, path, tree, self)
+        return self._loaded[name]
+
+    def _path(self, name: str) -> str | None:
+        known = self._known.get(name) or (self._files(name) if self._files is not None else None)
+        if known is not None:
+            return known
+        parts = name.split(".")
+        for root in (*self._roots, *sys.path):
+            base = os.path.join(root or os.curdir, *parts)
+            for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+                if os.path.isfile(candidate):
+                    return candidate
+        return None
+
+
+def _package_root(module: str, path: str) -> str | None:
+    parts = module.split(".")
+    directory = os.path.dirname(os.path.abspath(path))
+    if os.path.basename(path) != "__init__.py":
+        parts = parts[:-1]
+    for _ in parts:
+        directory = os.path.dirname(directory)
+    return directory
+
+
+class ModuleSource:
+    """One parsed module: its top-level names, imports, functions and classes."""
+
+    def __init__(self, module: str, path: str, tree: ast.Module, sources: Sources) -> None:
+        self.module = module
+        self.path = path
+        self.tree = tree
+        self.sources = sources
+        package = module if os.path.basename(path) == "__init__.py" else module.rpartition(".")[0]
+        self._package = package
+        self._top: dict[str, ast.stmt] = {}
+        self._imports: dict[str, str] = {}  # local name -> dotted name it stands for
+        for statement in _top_level(tree.body):
+            self._bind(statement)
+        self._functions: dict[tuple[int, str], ast.FunctionDef | ast.AsyncFunctionDef] | None = None
+
+    def _bind(self, statement: ast.stmt) -> None:
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                local = alias.asname or alias.name.partition(".")[0]
+                self._imports.setdefault(local, alias.name if alias.asname else local)
+                self._top.setdefault(local, statement)
+        elif isinstance(statement, ast.ImportFrom):
+            origin = self._absolute(statement.module, statement.level)
+            for alias in statement.names:
+                if alias.name != "*":
+                    self._imports.setdefault(alias.asname or alias.name, f"{origin}.{alias.name}")
+                    self._top.setdefault(alias.asname or alias.name, statement)
+        else:
+            for name in _bound_names(statement):
+                self._top.setdefault(name, statement)
+
+    def _absolute(self, module: str | None, level: int) -> str:
+        if level == 0:
+            return module or ""
+        package = self._package.split(".") if self._package else []
+        base = package[: len(package) - (level - 1)] if level > 1 else package
+        return ".".join([*base, *([module] if module else [])])
+
+    # -- names -------------------------------------------------------------
+
+    def dotted(self, expr: ast.expr) -> str | None:
+        """The dotted name ``expr`` stands for (``"typing.Annotated"``), from imports and module names."""
+        if isinstance(expr, ast.Name):
+            imported = self._imports.get(expr.id)
+            if imported is not None:
+                return imported
+            return f"{self.module}.{expr.id}" if expr.id in self._top else expr.id
+        if isinstance(expr, ast.Attribute):
+            base = self.dotted(expr.value)
+            return None if base is None else f"{base}.{expr.attr}"
+        return None
+
+    def lookup(self, name: str, hops: int = 0) -> tuple[ModuleSource, Definition] | None:
+        """Where module-level ``name`` is defined: following imports into other modules' files."""
+        statement = self._top.get(name)
+        if statement is None or hops > _MAX_HOPS:
+            return None
+        if isinstance(statement, ast.Import):
+            target = self.sources.module(self._imports[name])
+            return None if target is None else (target, target)
+        if isinstance(statement, ast.ImportFrom):
+            origin, _, attribute = self._imports[name].rpartition(".")
+            source = self.sources.module(origin)
+            found = source.lookup(attribute, hops + 1) if source is not None else None
+            if found is None:  # ``from package import submodule``
+                submodule = self.sources.module(f"{origin}.{attribute}")
+                return None if submodule is None else (submodule, submodule)
+            return found
+        return self, statement
+
+    def resolve(self, expr: ast.expr) -> tuple[ModuleSource, Definition] | None:
+        """The definition a ``Name`` or dotted ``Attribute`` refers to (modules, classes, class members)."""
+        if isinstance(expr, ast.Name):
+            return self.lookup(expr.id)
+        if not isinstance(expr, ast.Attribute):
+            return None
+        owner = self.resolve(expr.value)
+        if owner is None:
+            return None
+        where, definition = owner
+        if isinstance(definition, ModuleSource):
+            return definition.lookup(expr.attr)
+        if isinstance(definition, ast.ClassDef):
+            member = next((s for s in definition.body if expr.attr in _bound_names(s)), None)
+            return None if member is None else (where, member)
+        return None
+
+    # -- statements --------------------------------------------------------
+
+    def function(self, line: int, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+        """The ``def`` named ``name`` whose ``def`` keyword is on ``line``."""
+        if self._functions is None:
+            self._functions = {
+                (node.lineno, node.name): node
+                for node in ast.walk(self.tree)
+                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
+            }
+        return self._functions.get((line, name))
+
+    def class_def(self, qualname: str) -> ast.ClassDef | None:
+        """The class statement of ``qualname`` (``"Outer.Inner"``), at module level or nested in classes."""
+        body: list[ast.stmt] = self.tree.body
+        found: ast.ClassDef | None = None
+        for part in qualname.split("."):
+            found = next((s for s in _top_level(body) if isinstance(s, ast.ClassDef) and s.name == part), None)
+            if found is None:
+                return None
+            body = found.body
+        return found
+
+    def single_binding(self, name: str) -> ast.Assign | ast.AnnAssign | None:
+        """The one module-level assignment of ``name``, when nothing else in the module rebinds it."""
+        statements = [s for s in _top_level(self.tree.body) if name in _bound_names(s) or _rebinds(s, name)]
+        rebound = any(
+            (isinstance(node, ast.Global) and name in node.names)
+            or (isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name)
+            for node in ast.walk(self.tree)
+        )
+        if rebound or len(statements) != 1 or not isinstance(statements[0], (ast.Assign, ast.AnnAssign)):
+            return None
+        return statements[0]
+
+    def statement(self, name: str, line: int) -> ast.stmt | None:
+        """The module-level statement binding ``name``, preferably the one on ``line``."""
+        candidates = [s for s in _top_level(self.tree.body) if name in _bound_names(s)]
+        return next((s for s in candidates if s.lineno == line), candidates[0] if candidates else None)
+
+
+def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Statements of a module or class body, also those under ``if``, ``try`` and ``with``."""
+    for statement in body:
+        if isinstance(statement, ast.If):
+            yield from _top_level(statement.body)
+            yield from _top_level(statement.orelse)
+        elif isinstance(statement, ast.Try):
+            yield from _top_level(statement.body)
+            for handler in statement.handlers:
+                yield from _top_level(handler.body)
+            yield from _top_level(statement.orelse)
+            yield from _top_level(statement.finalbody)
+        elif isinstance(statement, ast.With):
+            yield from _top_level(statement.body)
+        else:
+            yield statement
+
+
+def _bound_names(statement: ast.stmt) -> tuple[str, ...]:
+    if isinstance(statement, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+        return (statement.name,)
+    if isinstance(statement, ast.Assign):
+        return tuple(t.id for t in statement.targets if isinstance(t, ast.Name))
+    if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+        return (statement.target.id,)
+    type_alias = getattr(ast, "TypeAlias", None)  # Python 3.12+
+    if type_alias is not None and isinstance(statement, type_alias):
+        name = statement.name
+        return (name.id,) if isinstance(name, ast.Name) else ()
+    return ()
+
+
+def _rebinds(statement: ast.stmt, name: str) -> bool:
+    """Whether a statement binds ``name`` otherwise than by assignment (imports, loops, ``with``, ``del``)."""
+    if isinstance(statement, (ast.Import, ast.ImportFrom)):
+        return any((alias.asname or alias.name.partition(".")[0]) == name for alias in statement.names)
+    targets: list[ast.expr] = []
+    if isinstance(statement, (ast.For, ast.AsyncFor)):
+        targets = [statement.target]
+    elif isinstance(statement, ast.Delete):
+        targets = list(statement.targets)
+    return any(isinstance(n, ast.Name) and n.id == name for t in targets for n in ast.walk(t))
+
+
+def assigned_value(statement: ast.stmt | None) -> ast.expr | None:
+    """The value an assignment statement binds (``None`` for a bare annotation)."""
+    if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+        return statement.value
+    type_alias = getattr(ast, "TypeAlias", None)
+    if type_alias is not None and isinstance(statement, type_alias):
+        value: ast.expr = statement.value
+        return value
+    return None
+
+
+# -- annotations -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Src:
+    """An annotation expression, the module it is written in, and its alias/class type parameters."""
+
+    expr: ast.expr
+    module: ModuleSource
+    bindings: tuple[tuple[str, Src | None], ...] = ()
+
+    def at(self, expr: ast.expr) -> Src:
+        """Another expression of the same module and scope."""
+        return Src(expr, self.module, self.bindings)
+
+    def dotted(self) -> str | None:
+        """The dotted name this expression (or its subscripted base) stands for."""
+        target = self.expr.value if isinstance(self.expr, ast.Subscript) else self.expr
+        return self.module.dotted(target)
+
+    def is_subscript_of(self, names: frozenset[str]) -> bool:
+        """Whether this is ``X[...]`` for one of ``names``."""
+        return isinstance(self.expr, ast.Subscript) and self.dotted() in names
+
+    def elements(self) -> list[Src]:
+        """The subscript's arguments (``X[a, b]`` → ``a``, ``b``)."""
+        assert isinstance(self.expr, ast.Subscript)
+        inner = self.expr.slice
+        items = inner.elts if isinstance(inner, ast.Tuple) else [inner]
+        return [self.at(item) for item in items]
+
+
+def _bound(src: Src) -> Src | bool | None:
+    """The binding of a type parameter name, or ``False`` when ``src`` is not one."""
+    if isinstance(src.expr, ast.Name):
+        for name, value in src.bindings:
+            if name == src.expr.id:
+                return value
+    return False
+
+
+def _is_none(src: Src) -> bool:
+    return isinstance(src.expr, ast.Constant) and src.expr.value is None
+
+
+def _parsed_string(src: Src) -> Src | None:
+    assert isinstance(src.expr, ast.Constant)
+    assert isinstance(src.expr.value, str)
+    try:
+        return src.at(ast.parse(src.expr.value.strip(), mode="eval").body)
+    except SyntaxError:
+        return None
+
+
+def peel(src: Src | None) -> tuple[Src | None, list[list[Src]]]:
+    """Strip ``Annotated``, string quotes, TypedDict qualifiers and bound type parameters.
+
+    Returns the inner expression and the metadata of each ``Annotated``
+    layer, outermost first.
+    """
+    levels: list[list[Src]] = []
+    for _ in range(_MAX_HOPS):
+        if src is None:
+            break
+        bound = _bound(src)
+        if bound is not False:
+            src = bound if isinstance(bound, Src) else None
+        elif isinstance(src.expr, ast.Constant) and isinstance(src.expr.value, str):
+            src = _parsed_string(src)
+        elif src.is_subscript_of(ANNOTATED):
+            base, *items = src.elements()
+            levels.append(items)
+            src = base
+        elif src.is_subscript_of(QUALIFIERS):
+            src = src.elements()[0]
+        else:
+            break
+    return src, levels
+
+
+def plain_alias(src: Src | None) -> Src | None:
+    """The value of the plain alias (``X = int | None``, ``X: TypeAlias = ...``) that ``src`` names, or ``None``.
+
+    A ``TypeAliasType(...)`` or ``type X = ...`` alias is no plain alias: at
+    run time it stays an object of its own.
+    """
+    if src is None or not isinstance(src.expr, (ast.Name, ast.Attribute)) or _bound(src) is not False:
+        return None
+    found = src.module.resolve(src.expr)
+    if found is None or isinstance(found[1], ModuleSource):
+        return None
+    where, statement = found
+    if isinstance(statement, ast.AnnAssign) and where.dotted(statement.annotation) not in TYPE_ALIAS:
+        return None
+    value = assigned_value(statement) if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
+    if value is None or not isinstance(value, (ast.Name, ast.Attribute, ast.Subscript, ast.BinOp, ast.Constant)):
+        return None
+    return Src(value, where)
+
+
+def alias_value(where: ModuleSource, name: str, line: int, params: list[str], use: Src | None) -> Src | None:
+    """The value of alias ``name`` (on ``line`` of ``where``), its type parameters bound to ``use``'s arguments."""
+    statement = where.statement(name, line)
+    value = assigned_value(statement)
+    if isinstance(value, ast.Call) and where.dotted(value.func) in TYPE_ALIAS_TYPE:
+        keyword = next((k.value for k in value.keywords if k.arg == "value"), None)
+        value = value.args[1] if len(value.args) > 1 else keyword
+    if value is None:
+        return None
+    args: list[Src | None] = list(subscript_args(use) or [])
+    if len(args) != len(params):
+        args = [None] * len(params)
+    return Src(value, where, tuple(zip(params, args, strict=True)))
+
+
+def subscript_args(src: Src | None) -> list[Src] | None:
+    """The arguments of a subscripted annotation (``list[int]`` → ``int``), or ``None``."""
+    if src is None or not isinstance(src.expr, ast.Subscript):
+        return None
+    return src.elements()
+
+
+def union_options(src: Src) -> list[Src] | None:
+    """The options of a union written ``A | B``, ``Union[A, B]`` or ``Optional[A]``, flattened; else ``None``."""
+    expr = src.expr
+    if isinstance(expr, ast.BinOp) and isinstance(expr.op, ast.BitOr):
+        return _options(src.at(expr.left)) + _options(src.at(expr.right))
+    if src.is_subscript_of(UNION):
+        return [option for element in src.elements() for option in _options(element)]
+    if src.is_subscript_of(OPTIONAL):
+        inner = _options(src.elements()[0])
+        has_none = any(_is_none(o) or (o.is_subscript_of(LITERAL) and None in _literal_values(o)) for o in inner)
+        return inner if has_none else [*inner, src.at(ast.Constant(None))]
+    return None
+
+
+def _options(src: Src) -> list[Src]:
+    found = union_options(src)
+    return [src] if found is None else found
+
+
+def literal_items(src: Src) -> int | None:
+    """How many values ``Literal[...]`` lists (nested literal aliases flattened), or ``None`` if it is none."""
+    if not src.is_subscript_of(LITERAL):
+        return None
+    return len(_literal_values(src))
+
+
+def _literal_values(src: Src, hops: int = 0) -> list[object]:
+    values: list[object] = []
+    for element in src.elements():
+        target = plain_alias(element) if hops < _MAX_HOPS else None
+        if target is not None and target.is_subscript_of(LITERAL):
+            values.extend(_literal_values(target, hops + 1))
+        else:
+            values.append(element.expr.value if isinstance(element.expr, ast.Constant) else element)
+    return values
+
+
+# -- metadata ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Metadata:
+    """What the ``Annotated`` layers of one annotation add (later items winning, as at run time).
+
+    ``problems`` are metadata the plugin cannot read or the runtime would
+    refuse; each makes the type unusable, with the message saying why.
+    """
+
+    constraints: ir.Constraints = dataclasses.field(default_factory=ir.Constraints)
+    description: str | None = None
+    string_integer: bool = False
+    injected: bool = False
+    problems: tuple[str, ...] = ()
+
+
+def read_metadata(levels: list[list[Src]]) -> Metadata:
+    """Merge metadata layers given outermost first (``Annotated`` nesting flattens inner items first)."""
+    constraints = ir.Constraints()
+    description: str | None = None
+    string_integer = injected = False
+    problems: list[str] = []
+    for item in (item for level in reversed(levels) for item in level):
+        kind, target = _metadata_kind(item)
+        if kind == "injected":
+            injected = True
+        elif kind == "param" and isinstance(target, ast.Call):
+            param = _param(item.at(target), problems)
+            if param is not None:
+                constraints = constraints.merged(_param_constraints(param))
+                description = param.description if param.description is not None else description
+                string_integer = string_integer or param.wire == "string_integer"
+        elif kind is not None and isinstance(target, ast.Call):
+            constraints = constraints.merged(_annotated_types(item.at(target), kind, problems))
+    return Metadata(constraints, description, string_integer, injected, tuple(problems))
+
+
+def _metadata_kind(item: Src, hops: int = 0) -> tuple[str | None, ast.expr]:
+    """What a metadata item is: ``"injected"``, ``"param"``, an annotated_types class name, or ``None``."""
+    expr = item.expr
+    name = item.module.dotted(expr.func if isinstance(expr, ast.Call) else expr)
+    if name in INJECTED and not isinstance(expr, ast.Call):
+        return "injected", expr
+    if isinstance(expr, ast.Call) and name in PARAM:
+        return "param", expr
+    if isinstance(expr, ast.Call) and name is not None and name.startswith("annotated_types."):
+        short = name.rpartition(".")[2]
+        return (short if short in _ANNOTATED_TYPES else None), expr
+    constant = plain_constant(item) if hops < _MAX_HOPS else None  # POSITIVE = Param(ge=1)
+    return (None, expr) if constant is None else _metadata_kind(constant, hops + 1)
+
+
+def plain_constant(src: Src) -> Src | None:
+    """The value of the module-level variable a ``Name``/``Attribute`` refers to."""
+    if not isinstance(src.expr, (ast.Name, ast.Attribute)):
+        return None
+    found = src.module.resolve(src.expr)
+    if found is None or isinstance(found[1], ModuleSource):
+        return None
+    value = assigned_value(found[1]) if isinstance(found[1], (ast.Assign, ast.AnnAssign)) else None
+    return None if value is None else Src(value, found[0])
+
+
+def _param(call: Src, problems: list[str]) -> Param | None:
+    assert isinstance(call.expr, ast.Call)
+    arguments: dict[str, object] = {}
+    pairs = [*zip(_PARAM_ARGUMENTS, call.expr.args, strict=False), *((k.arg, k.value) for k in call.expr.keywords)]
+    for name, node in pairs:
+        if name is None:
+            problems.append(f"the plugin cannot read **-arguments of Param(...) in {_text(call.expr)}; spell them out")
+            return None
+        try:
+            arguments[name] = ast.literal_eval(node)
+        except ValueError:
+            problems.append(
+                f"the plugin reads Param(...) arguments only when they are literals: {name}={_text(node)} "
+                f"in {_text(call.expr)}; write the value itself"
+            )
+            return None
+    try:
+        return Param(**arguments)  # type: ignore[arg-type]  # checked by Param itself
+    except (TypeError, ValueError) as exc:
+        problems.append(f"{_text(call.expr)} is refused at run time: {exc}")
+        return None
+
+
+def _param_constraints(param: Param) -> ir.Constraints:
+    return ir.Constraints(
+        ge=param.ge,
+        le=param.le,
+        gt=param.gt,
+        lt=param.lt,
+        multiple_of=param.multiple_of,
+        min_length=param.min_length,
+        max_length=param.max_length,
+        pattern=param.pattern,
+    )
+
+
+def _annotated_types(call: Src, kind: str, problems: list[str]) -> ir.Constraints:
+    assert isinstance(call.expr, ast.Call)
+    values: dict[str, int | float] = {}
+    nodes = [
+        *zip(_ANNOTATED_TYPES[kind], call.expr.args, strict=False),
+        *((k.arg, k.value) for k in call.expr.keywords),
+    ]
+    for field_name, node in nodes:
+        try:
+            value = ast.literal_eval(node)
+        except ValueError:
+            problems.append(f"the plugin reads annotated_types.{kind}(...) only with literal arguments: {_text(node)}")
+            continue
+        if field_name not in _ANNOTATED_TYPES[kind] or value is None or (field_name == "min_length" and value == 0):
+            continue  # unset (Len's min_length defaults to 0, which bounds nothing)
+        checked = _checked_bound(kind, field_name, value)
+        if isinstance(checked, str):
+            problems.append(checked)
+        else:
+            values[field_name] = checked
+    return ir.Constraints(**values)  # type: ignore[arg-type]  # keys are Constraints fields
+
+
+def _checked_bound(owner: str, name: str, value: object) -> int | float | str:
+    """The bound, or the runtime's message refusing it (toolcall/introspect/metadata.py)."""
+    ok_types = (int,) if name in _LENGTHS else (int, float)
+    if isinstance(value, bool) or not isinstance(value, ok_types):
+        return f"annotated_types.{owner}({value!r}): toolcall supports only numeric bounds here"
+    if isinstance(value, float) and not math.isfinite(value):
+        return f"annotated_types.{owner}({value!r}): use a finite bound"
+    assert isinstance(value, (int, float))
+    return value
+
+
+def _text(node: ast.AST) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def declared_description(src: Src | None) -> str | None:
+    """The ``Param(description=...)`` on an annotation's outer layers (runtime ``declared_description``).
+
+    Looked for on the annotation, through ``Annotated``, TypedDict qualifiers,
+    plain aliases and a union with one non-``None`` option; ``""`` means none.
+    """
+    for _ in range(_MAX_HOPS):
+        src, levels = peel(src)
+        if levels:
+            found = read_metadata(levels).description
+            if found is not None:
+                return found
+        if src is None:
+            return None
+        options = union_options(src)
+        if options is not None:
+            rest = [o for o in options if not _is_none(o)]
+            src = rest[0] if len(rest) == 1 else None
+        else:
+            src = plain_alias(src)
+    return None
+
+
+def is_injected(src: Src | None) -> bool:
+    """Whether the outermost ``Annotated`` of a parameter's annotation holds ``toolcall.Injected``."""
+    levels: list[list[Src]] = []
+    for _ in range(_MAX_HOPS):
+        src, found = peel(src)
+        levels.extend(found)
+        follow = plain_alias(src)
+        if follow is None:
+            break
+        src = follow
+    return read_metadata(levels).injected
+
+
+# -- classes -----------------------------------------------------------------------------------
+
+
+def class_docstring(node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef | None) -> str | None:
+    """The docstring written in a class or function body, raw (as ``__doc__`` holds it)."""
+    return None if node is None else ast.get_docstring(node, clean=False)
+
+
+def field_docs_in_body(node: ast.ClassDef) -> dict[str, str]:
+    """Attribute docstrings: a string literal right after an annotated field (PEP 257)."""
+    docs: dict[str, str] = {}
+    body = node.body
+    for statement, following in itertools.pairwise(body):
+        if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)):
+            continue
+        if isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant):
+            text = clean_entry(following.value.value) if isinstance(following.value.value, str) else None
+            if text is not None:
+                docs[statement.target.id] = text
+    return docs
+
+
+def class_field(node: ast.ClassDef, name: str) -> ast.AnnAssign | ast.Assign | None:
+    """The statement of a class body that annotates or assigns ``name`` (the annotation preferred)."""
+    statements = [s for s in _top_level(node.body) if name in _bound_names(s)]
+    annotated = [s for s in statements if isinstance(s, ast.AnnAssign)]
+    found = annotated[-1] if annotated else (statements[-1] if statements else None)
+    return found if isinstance(found, (ast.AnnAssign, ast.Assign)) else None
+
+
+def declared_names(node: ast.ClassDef, annotated: bool = True) -> list[str]:
+    """The names a class body binds, in order: annotated fields only, or every assignment."""
+    kinds = (ast.AnnAssign,) if annotated else (ast.AnnAssign, ast.Assign)
+    return [name for s in _top_level(node.body) if isinstance(s, kinds) for name in _bound_names(s)]
+
+
+def has_annotations(node: ast.ClassDef) -> bool:
+    """Whether a class body annotates anything (so the class has ``__annotations__`` of its own)."""
+    return any(isinstance(s, ast.AnnAssign) for s in _top_level(node.body))
+
+
+def bindings_of(names: list[str], args: list[Src | None] | None) -> tuple[tuple[str, Src | None], ...]:
+    """Type parameter names bound to the arguments written at the use site (unknown when they differ in number)."""
+    values: list[Src | None] = list(args or [])
+    if len(values) != len(names):
+        values = [None] * len(names)
+    return tuple(zip(names, values, strict=True))

@@ -1,0 +1,578 @@
+"""mypy types → IR type nodes, with the rules of the runtime front end (toolcall/introspect/typewalk.py).
+
+``Walker.walk(type, src)`` walks an analyzed type together with the
+annotation written for it (``src``, from ``toolcall_mypy.source``; ``None``
+when the source cannot be read). The analyzed type decides what the type
+is; the written one adds what mypy drops: ``Annotated`` metadata, and which
+union members one ``Literal[...]`` listed (mypy flattens ``Literal["a", "b"]``
+into a union of single literals). Aliases are followed in both: a plain alias
+is transparent, as at run time; a ``TypeAliasType``/``type`` alias and a
+recursive plain alias are keyed, so a recursion becomes ``$defs`` + ``$ref``
+under the runtime's naming rule (the alias's or class's ``__name__``, then
+``_2``, ``_3``, ... in the order recursions are found).
+
+The walker collects what the tool needs besides the node: ``defs``, the
+``findings`` (``toolcall-type``/``toolcall-default`` at the current field
+path) and the providers used. A type no schema describes raises
+``NoSchema`` with the runtime's message. Classes have modules of their own:
+``structs`` (TypedDict, dataclass and NamedTuple fields), ``enums``,
+``customtypes`` (``__toolcall_schema__``, providers) and ``classes`` (a
+class's source).
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from typing import Any, Final, Literal
+
+from mypy.nodes import TypeAlias, TypeInfo
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    LiteralType,
+    NoneType,
+    Overloaded,
+    ProperType,
+    TupleType,
+    Type,
+    TypeAliasType,
+    TypedDictType,
+    TypeOfAny,
+    TypeType,
+    TypeVarType,
+    UnionType,
+    get_proper_type,
+)
+
+from toolcall import ir
+from toolcall.findings import TYPE, Finding
+from toolcall.introspect.metadata import SchemaError, apply_constraints
+from toolcall.introspect.typewalk import FIX_HINT
+from toolcall_mypy import classes, source, structs
+from toolcall_mypy.classes import info_ref
+from toolcall_mypy.customtypes import Providers, self_described
+from toolcall_mypy.enums import Enums
+from toolcall_mypy.source import LITERAL, ModuleSource, Sources, Src
+
+__all__ = ["NoSchema", "Walker", "info_ref", "type_name", "union_of"]
+
+_MAX_DEPTH: Final = 32  # as at run time: far beyond any provider's nesting limit
+_MAX_HOPS: Final = 16
+_PRIMITIVES: Final[dict[str, ir.PrimitiveName]] = {
+    "builtins.str": "str",
+    "builtins.int": "int",
+    "builtins.float": "float",
+    "builtins.bool": "bool",
+    "datetime.datetime": "datetime",
+    "datetime.date": "date",
+    "datetime.time": "time",
+    "datetime.timedelta": "timedelta",
+    "uuid.UUID": "uuid",
+    "decimal.Decimal": "decimal",
+}
+# mypy's full names of the runtime's container origins (typing.Sequence is also collections.abc.Sequence).
+_LISTS: Final = frozenset(
+    {"builtins.list", "typing.Sequence", "typing.MutableSequence", "typing.Collection", "typing.Iterable"}
+)
+_SETS: Final[dict[str, Literal["set", "frozenset"]]] = {
+    "builtins.set": "set",
+    "typing.MutableSet": "set",
+    "builtins.frozenset": "frozenset",
+    "typing.AbstractSet": "frozenset",
+}
+_MAPS: Final = frozenset({"builtins.dict", "typing.Mapping", "typing.MutableMapping"})
+_IMPLICIT_ANY: Final[dict[int, str]] = {
+    TypeOfAny.unannotated: "this value has no annotation, so any JSON value is accepted; annotate it",
+    TypeOfAny.from_omitted_generics: (
+        "a generic type without type arguments accepts any JSON value inside; write its type arguments "
+        "(e.g. list[str]), or Any to mean any value"
+    ),
+    TypeOfAny.from_unimported_type: (
+        "a type from a module mypy cannot follow (not installed, no stubs, or not followed) became Any, "
+        "so any JSON value is accepted; make that import resolvable"
+    ),
+    TypeOfAny.from_error: (
+        "a type mypy could not resolve became Any, so any JSON value is accepted; fix the error mypy reports for it"
+    ),
+}
+_NO_METADATA: Final = source.Metadata()
+
+
+class NoSchema(Exception):
+    """A type no schema describes; ``path`` is where inside the parameter (field names)."""
+
+    def __init__(self, message: str, path: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.path = path
+
+
+def type_name(t: Type) -> str:
+    """A readable name of a mypy type, for messages (``socket.socket``, ``type[int]``)."""
+    return str(t)
+
+
+class Walker:
+    """Walks the parameter types of one tool; one instance per tool."""
+
+    def __init__(self, sources: Sources, providers: tuple[str, ...] = ()) -> None:
+        self.sources = sources
+        self.defs: dict[str, ir.TypeNode] = {}
+        self.findings: list[Finding] = []
+        self.path: list[str | int] = []
+        self.providers = Providers(providers)
+        self.enums = Enums(sources, self, self.fail)
+        self._names: dict[Hashable, str] = {}
+        self._active: set[Hashable] = set()
+        self._depth = 0
+
+    @property
+    def providers_used(self) -> list[str]:
+        """The ``"module:qualname"`` refs of the providers that described a type, in order of first use."""
+        return self.providers.used
+
+    # -- state ---------------------------------------------------------------
+
+    def checkpoint(self) -> tuple[Any, ...]:
+        """A snapshot of what the walker collected, for ``restore``."""
+        return dict(self.defs), list(self.findings), list(self.providers.used), dict(self._names)
+
+    def restore(self, snapshot: tuple[Any, ...]) -> None:
+        """Forget everything collected since ``snapshot`` (a walk that failed)."""
+        defs, findings, providers, names = snapshot
+        self.defs, self.findings, self.providers.used, self._names = (
+            dict(defs),
+            list(findings),
+            list(providers),
+            dict(names),
+        )
+
+    def fail(self, message: str) -> NoSchema:
+        """A ``NoSchema`` for ``message`` at the current path."""
+        return NoSchema(message, tuple(self.path))
+
+    def note(self, code: Literal["toolcall-type", "toolcall-default"], message: str) -> None:
+        """Record a finding at the current path (the caller adds tool and parameter)."""
+        self.findings.append(Finding(code, message, path=tuple(self.path)))
+
+    @contextmanager
+    def at(self, step: str | int) -> Iterator[None]:
+        """Walk one step deeper (a field), for messages and findings."""
+        self.path.append(step)
+        try:
+            yield
+        finally:
+            self.path.pop()
+
+    def keyed(self, key: Hashable, name: str, build: Callable[[], ir.TypeNode]) -> ir.TypeNode:
+        """Build the node of a type that may recur; a recurring one goes to ``defs`` (runtime ``Walker.keyed``)."""
+        if key in self._active:
+            return ir.RefType(self._def_name(key, name))
+        self._active.add(key)
+        try:
+            node = build()
+        finally:
+            self._active.discard(key)
+        def_name = self._names.get(key)
+        if def_name is None:
+            return node
+        self.defs.setdefault(def_name, node)
+        return ir.RefType(def_name)
+
+    def _def_name(self, key: Hashable, name: str) -> str:
+        found = self._names.get(key)
+        if found is None:
+            base = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in name) or "Type"
+            taken = set(self._names.values())
+            found, n = base, 1
+            while found in taken:
+                n += 1
+                found = f"{base}_{n}"
+            self._names[key] = found
+        return found
+
+    # -- walking -------------------------------------------------------------
+
+    def walk(self, t: Type, src: Src | None) -> ir.TypeNode:
+        """The IR node of ``t`` written as ``src``; raises ``NoSchema`` when none describes it."""
+        if self._depth >= _MAX_DEPTH:
+            raise self.fail(f"{type_name(t)} nests more than {_MAX_DEPTH} levels deep; simplify the type")
+        self._depth += 1
+        try:
+            written = src
+            t, src, levels = self._unwrap(t, src)
+            meta = source.read_metadata(levels) if levels else _NO_METADATA
+            if meta.problems:
+                raise self.fail(meta.problems[0])
+            if meta.injected:
+                raise self.fail("Injected marks a tool parameter; it cannot appear inside a type")
+            node = self._node(t, src)
+            if meta.string_integer:
+                node = self._string_integer(node, t)
+            where = ast.unparse(written.expr) if written is not None else type_name(t)
+            try:
+                return apply_constraints(node, meta.constraints, where)
+            except SchemaError as exc:
+                raise self.fail(str(exc)) from None
+        finally:
+            self._depth -= 1
+
+    def _unwrap(self, t: Type, src: Src | None) -> tuple[Type, Src | None, list[list[Src]]]:
+        """Peel ``Annotated`` and follow transparent aliases, in the analyzed type and in the source alike."""
+        levels: list[list[Src]] = []
+        for _ in range(_MAX_HOPS):
+            src, found = source.peel(src)
+            levels.extend(found)
+            if isinstance(t, TypeAliasType) and t.alias is not None and _transparent(t):
+                src = self._alias_source(t, src)
+                t = t._expand_once()  # one step: each alias in a chain has its own source
+                continue
+            if not isinstance(t, TypeAliasType):
+                follow = source.plain_alias(src)  # an alias mypy inlined (a no-argument alias to a class)
+                if follow is not None:
+                    src = follow
+                    continue
+            break
+        return t, src, levels
+
+    def _alias_source(self, t: TypeAliasType, use: Src | None) -> Src | None:
+        alias = t.alias
+        assert alias is not None
+        if _class_alias(alias):
+            return use  # a TypedDict/NamedTuple class: its fields come from the class body
+        where = self.sources.module(alias.module)
+        if where is None:
+            return None
+        params = [tv.name for tv in alias.alias_tvars]
+        return source.alias_value(where, alias.name, alias.line, params, use)
+
+    def _node(self, t: Type, src: Src | None) -> ir.TypeNode:
+        if isinstance(t, TypeAliasType):
+            return self._alias(t, src)
+        p = get_proper_type(t)
+        if src is not None and src.is_subscript_of(LITERAL):
+            items: list[Type] = list(p.items) if isinstance(p, UnionType) else [p]
+            if all(isinstance(get_proper_type(i), (LiteralType, NoneType)) for i in items):
+                return self._literal(items)
+        handler = _HANDLERS.get(type(p))
+        if handler is not None:
+            return handler(self, p, src)
+        if isinstance(p, TypeType):
+            raise self.fail(f"{type_name(p)} is a class object, which JSON cannot carry; {FIX_HINT}")
+        if isinstance(p, (CallableType, Overloaded)):
+            raise self.fail(f"{type_name(p)} is a callable, which JSON cannot carry; {FIX_HINT}")
+        raise self.fail(f"{type_name(p)} has no JSON schema; {FIX_HINT}")
+
+    def _alias(self, t: TypeAliasType, src: Src | None) -> ir.TypeNode:
+        """A ``TypeAliasType``/``type`` alias (an object of its own at run time) or a recursive plain alias."""
+        alias = t.alias
+        assert alias is not None
+        arg_nodes = tuple(self.walk(arg, s) for arg, s in zip(t.args, _arg_sources(src, len(t.args)), strict=True))
+
+        def build() -> ir.TypeNode:
+            return self.walk(t._expand_once(), self._alias_source(t, src))
+
+        return self.keyed(("alias", alias.fullname, arg_nodes), alias.name, build)
+
+    def _any(self, p: ProperType, src: Src | None) -> ir.TypeNode:
+        assert isinstance(p, AnyType)
+        while p.type_of_any == TypeOfAny.from_another_any and p.source_any is not None:
+            p = p.source_any
+        message = _IMPLICIT_ANY.get(p.type_of_any)
+        if message is not None:
+            self.note(TYPE, message)
+        return ir.AnyType("any")
+
+    def _none(self, p: ProperType, src: Src | None) -> ir.TypeNode:
+        return ir.Primitive("none")
+
+    def _literal_type(self, p: ProperType, src: Src | None) -> ir.TypeNode:
+        return self._literal([p])
+
+    def _literal(self, items: list[Type]) -> ir.TypeNode:
+        """One ``Literal[...]``: plain values in one node, Enum members under their class (runtime ``_literal``)."""
+        groups: dict[str | None, list[ir.JsonScalar]] = {}
+        seen: set[tuple[str, object]] = set()
+        for item in items:
+            p = get_proper_type(item)
+            if isinstance(p, NoneType):
+                key: str | None = None
+                value: ir.JsonScalar = None
+                identity: tuple[str, object] = ("none", None)
+            else:
+                assert isinstance(p, LiteralType)
+                info = p.fallback.type
+                if info.is_enum:
+                    key, identity = info.fullname, (info.fullname, p.value)
+                    value = self.enums.scalar(info, str(p.value))
+                else:
+                    key, value = None, self._literal_scalar(p)
+                    identity = (type(value).__name__, value)
+            if identity not in seen:
+                seen.add(identity)
+                groups.setdefault(key, []).append(value)
+        nodes = tuple(
+            ir.LiteralType(tuple(values)) if key is None else self.enums.node(self.enums.met(key), tuple(values))
+            for key, values in groups.items()
+        )
+        return union_of(nodes)
+
+    def _literal_scalar(self, p: LiteralType) -> ir.JsonScalar:
+        if p.fallback.type.fullname == "builtins.bytes":
+            raise self.fail(f"Literal value {p.value!r} is not a JSON scalar; use str, int, float, bool or None")
+        value = p.value
+        assert isinstance(value, (str, int, float, bool))
+        return value
+
+    def _union(self, p: ProperType, src: Src | None) -> ir.TypeNode:
+        assert isinstance(p, UnionType)
+        items = list(p.items)
+        aligned = self._align(items, src)
+        nodes: list[ir.TypeNode] = []
+        if aligned is None:
+            for group in _literal_runs(items):
+                nodes.append(self._literal(group) if len(group) > 1 else self.walk(group[0], None))
+        else:
+            for option, group in aligned:
+                nodes.append(self.walk(group[0] if len(group) == 1 else UnionType(group), option))
+        return union_of(tuple(nodes))
+
+    def _align(self, items: list[Type], src: Src | None) -> list[tuple[Src, list[Type]]] | None:
+        """Pair the union's analyzed items with the options written in the source, or ``None`` if they differ."""
+        options = source.union_options(src) if src is not None else None
+        if options is None:
+            return None
+        aligned: list[tuple[Src, list[Type]]] = []
+        start = 0
+        for option in options:
+            count = _item_count(option)
+            group = items[start : start + count]
+            if len(group) != count or not _matches(option, group):
+                return None
+            aligned.append((option, group))
+            start += count
+        return aligned if start == len(items) else None
+
+    def _typevar(self, p: ProperType, src: Src | None) -> ir.TypeNode:
+        assert isinstance(p, TypeVarType)
+        if p.values:
+            return union_of(tuple(self.walk(value, None) for value in p.values))
+        bound = get_proper_type(p.upper_bound)
+        if isinstance(bound, Instance) and bound.type.fullname == "builtins.object" and not self._bound_written(p):
+            self.note(
+                TYPE, f"TypeVar {p.name} has no bound, so any JSON value is accepted; give it a bound or constraints"
+            )
+            return ir.AnyType("typevar")
+        return self.walk(p.upper_bound, None)
+
+    def _bound_written(self, p: TypeVarType) -> bool:
+        """Whether ``TypeVar(..., bound=object)`` says so (mypy gives every unbounded TypeVar the bound object)."""
+        module, _, name = p.fullname.rpartition(".")
+        where = self.sources.module(module)
+        found = where.lookup(name) if where is not None else None
+        value = (
+            source.assigned_value(found[1]) if found is not None and not isinstance(found[1], ModuleSource) else None
+        )
+        return isinstance(value, ast.Call) and any(keyword.arg == "bound" for keyword in value.keywords)
+
+    def _instance(self, p: ProperType, src: Src | None) -> ir.TypeNode:
+        assert isinstance(p, Instance)
+        info, name = p.type, p.type.fullname
+        if info.is_newtype and info.bases:
+            return self.walk(info.bases[0], None)
+        if name == "builtins.object":
+            return ir.AnyType("object")
+        container = self._container(p, src)
+        if container is not None:
+            return container
+        primitive = _PRIMITIVES.get(name)
+        if primitive is not None:
+            return ir.Primitive(primitive)
+        custom = self_described(self.sources, self, info, self.fail)
+        if custom is not None:
+            return custom
+        if info.is_enum:
+            return self.enums.node(info)
+        if structs.dataclass_owner(info) is not None:
+            return self._structured(info, p, src)
+        if info.has_base("os.PathLike"):
+            return ir.Primitive("path")
+        provided = self.providers.describe(p, self.fail)
+        if provided is not None:
+            return provided
+        problems = "".join(f" ({problem})" for problem in self.providers.problems)
+        raise self.fail(f"{type_name(p)} has no JSON schema; {FIX_HINT}{problems}")
+
+    def _container(self, p: Instance, src: Src | None) -> ir.TypeNode | None:
+        name = p.type.fullname
+        sources = _arg_sources(src, len(p.args))
+        if name in _LISTS or name in _SETS or name == "builtins.tuple":
+            items = self.walk(p.args[0], sources[0]) if p.args else ir.AnyType("any")
+            container = "list" if name in _LISTS else "tuple" if name == "builtins.tuple" else _SETS[name]
+            return ir.ArrayType(items, container)
+        if name in _MAPS:
+            if len(p.args) != 2:
+                return ir.MapType(ir.AnyType("any"))
+            key = get_proper_type(p.args[0])
+            omitted = isinstance(key, AnyType) and key.type_of_any == TypeOfAny.from_omitted_generics
+            if not omitted and not (isinstance(key, Instance) and key.type.fullname == "builtins.str"):
+                raise self.fail(f"mapping keys must be str (JSON object keys are strings), not {type_name(key)}")
+            return ir.MapType(self.walk(p.args[1], sources[1]))
+        if name == "builtins.type":
+            raise self.fail(f"{type_name(p)} is a class object, which JSON cannot carry; {FIX_HINT}")
+        return None
+
+    def _tuple(self, p: ProperType, src: Src | None) -> ir.TypeNode:
+        assert isinstance(p, TupleType)
+        fallback = p.partial_fallback
+        if "namedtuple" in fallback.type.metadata:
+            return self._structured(fallback.type, p, src)
+        sources = _arg_sources(src, len(p.items))
+        return ir.TupleType(tuple(self.walk(item, s) for item, s in zip(p.items, sources, strict=True)))
+
+    def _typeddict(self, p: ProperType, src: Src | None) -> ir.TypeNode:
+        assert isinstance(p, TypedDictType)
+        return self._structured(p.fallback.type, p, src)
+
+    def _string_integer(self, node: ir.TypeNode, base: Type) -> ir.TypeNode:
+        int_node, wire = ir.Primitive("int"), ir.Primitive("string_integer")
+        if node == int_node:
+            return wire
+        if isinstance(node, ir.Constrained) and node.base == int_node:
+            return ir.Constrained(wire, node.constraints)
+        if isinstance(node, ir.UnionType) and int_node in node.options:
+            return ir.UnionType(tuple(wire if o == int_node else o for o in node.options))
+        raise self.fail(f'Param(wire="string_integer") applies to int, not {type_name(base)}')
+
+    # -- classes ---------------------------------------------------------------
+
+    def _structured(self, info: TypeInfo, t: TypedDictType | Instance | TupleType, src: Src | None) -> ir.TypeNode:
+        """A TypedDict, dataclass or NamedTuple: keyed by class and type arguments, fields in ``structs``."""
+        args = _class_args(t)
+        arg_sources = _arg_sources(src, len(args))
+        arg_nodes = tuple(self.walk(arg, s) for arg, s in zip(args, arg_sources, strict=True))
+        bindings = source.bindings_of(list(info.type_vars), arg_sources)
+
+        def build() -> ir.TypeNode:
+            description = classes.class_description(self.sources, info)
+            ref = classes.info_ref(info)
+            if isinstance(t, TypedDictType):
+                return ir.ObjectType(ref, "typeddict", structs.typeddict_fields(self, info, t, bindings), description)
+            if isinstance(t, Instance):
+                return ir.ObjectType(ref, "dataclass", structs.dataclass_fields(self, info, t, bindings), description)
+            return ir.ObjectType(ref, "namedtuple", structs.namedtuple_fields(self, info, t, bindings), description)
+
+        return self.keyed(("class", info.fullname, arg_nodes), info.name, build)
+
+    # Env (toolcall_mypy.defaults): the Enum members a default names.
+
+    def enum_member(self, info: TypeInfo, member: str) -> ir.JsonValue:
+        """The value of an Enum member named by a default; raises ``Unreadable``."""
+        return self.enums.value(info, member)
+
+    def enum_member_by_name(self, fullname: str, member: str) -> ir.JsonValue:
+        """The value of a member of an Enum met in this walk; raises ``Unreadable``."""
+        return self.enums.value_by_name(fullname, member)
+
+
+_HANDLERS: Final[dict[type[ProperType], Callable[[Walker, ProperType, Src | None], ir.TypeNode]]] = {
+    NoneType: Walker._none,
+    AnyType: Walker._any,
+    LiteralType: Walker._literal_type,
+    UnionType: Walker._union,
+    TypeVarType: Walker._typevar,
+    Instance: Walker._instance,
+    TupleType: Walker._tuple,
+    TypedDictType: Walker._typeddict,
+}
+
+
+# -- helpers -------------------------------------------------------------------------------------
+
+
+def union_of(nodes: tuple[ir.TypeNode, ...]) -> ir.TypeNode:
+    """Flatten nested unions and drop repeated options (runtime ``_union_of``)."""
+    flat: list[ir.TypeNode] = []
+    for node in nodes:
+        for option in node.options if isinstance(node, ir.UnionType) else (node,):
+            if option not in flat:
+                flat.append(option)
+    return flat[0] if len(flat) == 1 else ir.UnionType(tuple(flat))
+
+
+def _transparent(t: TypeAliasType) -> bool:
+    """Whether an alias is followed in place: a plain, non-recursive alias, or a TypedDict/NamedTuple class."""
+    alias = t.alias
+    assert alias is not None
+    if _class_alias(alias):
+        return True
+    return not alias.python_3_12_type_alias and not t.is_recursive
+
+
+def _class_alias(alias: TypeAlias) -> bool:
+    """mypy's alias for a TypedDict or NamedTuple class (the class itself, not a user's alias)."""
+    target = alias.target
+    if isinstance(target, TypedDictType):
+        return target.fallback.type.fullname == alias.fullname
+    if isinstance(target, TupleType):
+        return target.partial_fallback.type.fullname == alias.fullname
+    return False
+
+
+def _arg_sources(src: Src | None, count: int) -> list[Src | None]:
+    """The written type arguments matching ``count`` analyzed ones (``tuple[X, ...]`` gives ``X``)."""
+    written = source.subscript_args(src)
+    if written is not None and len(written) == count:
+        return list(written)
+    if written is not None and count == 1 and len(written) == 2:
+        last = written[1].expr
+        if isinstance(last, ast.Constant) and last.value is Ellipsis:
+            return [written[0]]
+    return [None] * count
+
+
+def _item_count(option: Src) -> int:
+    """How many analyzed union items one written option stands for (mypy flattens literals and nested unions)."""
+    inner, _ = source.peel(option)
+    if inner is None:
+        return 1
+    literal = source.literal_items(inner)
+    if literal is not None:
+        return literal
+    nested = source.union_options(inner)
+    return 1 if nested is None else sum(_item_count(o) for o in nested)
+
+
+def _matches(option: Src, group: list[Type]) -> bool:
+    inner, _ = source.peel(option)
+    proper = [get_proper_type(item) for item in group]
+    if inner is not None and isinstance(inner.expr, ast.Constant) and inner.expr.value is None:
+        return all(isinstance(p, NoneType) for p in proper)
+    if inner is not None and inner.is_subscript_of(LITERAL):
+        return all(isinstance(p, (LiteralType, NoneType)) for p in proper)
+    return True
+
+
+def _literal_runs(items: list[Type]) -> list[list[Type]]:
+    """Without source: consecutive literals are taken as one ``Literal[...]`` (``None`` stays apart)."""
+    runs: list[list[Type]] = []
+    for item in items:
+        literal = isinstance(get_proper_type(item), LiteralType)
+        if literal and runs and isinstance(get_proper_type(runs[-1][-1]), LiteralType):
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    return runs
+
+
+def _class_args(t: ProperType) -> list[Type]:
+    if isinstance(t, Instance):
+        return list(t.args)
+    if isinstance(t, TypedDictType):
+        return list(t.fallback.args)
+    if isinstance(t, TupleType):
+        return list(t.partial_fallback.args)
+    return []
