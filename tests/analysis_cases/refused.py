@@ -8,9 +8,10 @@ from collections.abc import Callable
 from typing import Annotated, TypedDict
 
 import pydantic
+from typing_extensions import Unpack
+
 import toolcall
 from toolcall import Injected, Param
-from typing_extensions import Unpack
 
 
 class Keys(TypedDict):

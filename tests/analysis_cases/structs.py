@@ -7,11 +7,11 @@ import dataclasses
 from dataclasses import InitVar, dataclass, field
 from typing import Annotated, Generic, NamedTuple, TypedDict, TypeVar
 
-import toolcall
-from toolcall import Param
 from typing_extensions import NotRequired, Required
 
+import toolcall
 from tests.analysis_cases.shared import Count, Level
+from toolcall import Param
 
 T = TypeVar("T")
 

@@ -6,11 +6,11 @@ import enum
 from typing import Annotated, Literal, Optional, Union
 
 import annotated_types as at
-import toolcall
-from toolcall import Param
 
+import toolcall
 from tests.analysis_cases import shared
 from tests.analysis_cases.shared import LIMIT, TAGS, Box, Count, Level, Mode, Name
+from toolcall import Param
 
 NonNegative = Annotated[int, at.Ge(0)]
 Alias2 = NonNegative

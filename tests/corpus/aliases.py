@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import TypeAlias, TypeVar, Union
 
-import toolcall
 from typing_extensions import TypeAliasType
+
+import toolcall
 
 T = TypeVar("T")
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import annotated_types as at
+
 import toolcall
 from toolcall import Param
 

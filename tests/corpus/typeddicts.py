@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-import toolcall
 import typing_extensions
 from typing_extensions import NotRequired, Required
+
+import toolcall
 
 
 class Address(TypedDict):
