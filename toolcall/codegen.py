@@ -26,6 +26,8 @@ class Source:
     filename: str
     namespace: dict[str, Any]
     blocks: list[list[str]]
+    #: Added to every ``add``'s indentation (to write a body inside a ``try``).
+    base: int
 
     def __init__(self, filename: str, namespace: dict[str, Any]) -> None:
         self.filename = filename
