@@ -23,8 +23,7 @@ class's source).
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Hashable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Hashable
 from typing import Any, Final, Literal
 
 from mypy.nodes import TypeAlias, TypeInfo
@@ -51,6 +50,7 @@ from toolcall import ir
 from toolcall.findings import TYPE, Finding
 from toolcall.introspect.metadata import SchemaError, apply_constraints
 from toolcall.introspect.typewalk import FIX_HINT
+from toolcall.recursion import RecursionTracker
 from toolcall_mypy import classes, source, structs
 from toolcall_mypy.classes import info_ref
 from toolcall_mypy.customtypes import Providers, self_described
@@ -115,7 +115,7 @@ def type_name(t: Type) -> str:
     return str(t)
 
 
-class Walker:
+class Walker(RecursionTracker):
     """Walks the parameter types of one tool; one instance per tool."""
 
     def __init__(self, sources: Sources, providers: tuple[str, ...] = ()) -> None:
@@ -157,42 +157,6 @@ class Walker:
     def note(self, code: Literal["toolcall-type", "toolcall-default"], message: str) -> None:
         """Record a finding at the current path (the caller adds tool and parameter)."""
         self.findings.append(Finding(code, message, path=tuple(self.path)))
-
-    @contextmanager
-    def at(self, step: str | int) -> Iterator[None]:
-        """Walk one step deeper (a field), for messages and findings."""
-        self.path.append(step)
-        try:
-            yield
-        finally:
-            self.path.pop()
-
-    def keyed(self, key: Hashable, name: str, build: Callable[[], ir.TypeNode]) -> ir.TypeNode:
-        """Build the node of a type that may recur; a recurring one goes to ``defs`` (runtime ``Walker.keyed``)."""
-        if key in self._active:
-            return ir.RefType(self._def_name(key, name))
-        self._active.add(key)
-        try:
-            node = build()
-        finally:
-            self._active.discard(key)
-        def_name = self._names.get(key)
-        if def_name is None:
-            return node
-        self.defs.setdefault(def_name, node)
-        return ir.RefType(def_name)
-
-    def _def_name(self, key: Hashable, name: str) -> str:
-        found = self._names.get(key)
-        if found is None:
-            base = "".join(c if c.isascii() and (c.isalnum() or c == "_") else "_" for c in name) or "Type"
-            taken = set(self._names.values())
-            found, n = base, 1
-            while found in taken:
-                n += 1
-                found = f"{base}_{n}"
-            self._names[key] = found
-        return found
 
     # -- walking -------------------------------------------------------------
 

@@ -38,7 +38,6 @@ import decimal
 import enum
 import math
 import os
-import re
 import types
 import typing
 import uuid
@@ -55,6 +54,7 @@ from toolcall.introspect import structs
 from toolcall.introspect.customtypes import from_providers, self_described, type_fullname
 from toolcall.introspect.hints import module_globals
 from toolcall.introspect.metadata import SchemaError, apply_constraints, read_metadata
+from toolcall.recursion import RecursionTracker
 
 __all__ = ["FIX_HINT", "SchemaError", "Walker", "type_name"]
 
@@ -105,7 +105,6 @@ _QUALIFIERS: Final = frozenset(
     if hasattr(module, name)
 )
 _ALIAS_CLASSES: Final = tuple({getattr(typing, "TypeAliasType", te.TypeAliasType), te.TypeAliasType})
-_DEF_NAME_UNSAFE: Final = re.compile(r"[^A-Za-z0-9_]")
 _MAX_DEPTH: Final = 32  # far beyond any provider's nesting limit, well within Python's stack
 
 
@@ -116,7 +115,7 @@ def type_name(tp: Any) -> str:
     return repr(tp).replace("typing_extensions.", "").replace("typing.", "")
 
 
-class Walker:
+class Walker(RecursionTracker):
     """Walks the annotations of one tool; one instance per tool."""
 
     def __init__(self, module: str, providers: tuple[type[TypeProvider], ...], namespace: dict[str, Any]) -> None:
@@ -174,42 +173,6 @@ class Walker:
         finally:
             self._namespaces.pop()
             self._bindings.pop()
-
-    @contextmanager
-    def at(self, step: str | int) -> Iterator[None]:
-        """Walk one step deeper (a field), for messages and findings."""
-        self.path.append(step)
-        try:
-            yield
-        finally:
-            self.path.pop()
-
-    def keyed(self, key: Hashable, name: str, build: Callable[[], ir.TypeNode]) -> ir.TypeNode:
-        """Build the node of a type that may recur; a recurring one goes to ``defs``."""
-        if key in self._active:
-            return ir.RefType(self._def_name(key, name))
-        self._active.add(key)
-        try:
-            node = build()
-        finally:
-            self._active.discard(key)
-        def_name = self._names.get(key)
-        if def_name is None:
-            return node
-        self.defs.setdefault(def_name, node)
-        return ir.RefType(def_name)
-
-    def _def_name(self, key: Hashable, name: str) -> str:
-        found = self._names.get(key)
-        if found is None:
-            base = _DEF_NAME_UNSAFE.sub("_", name) or "Type"
-            taken = set(self._names.values())
-            found, n = base, 1
-            while found in taken:
-                n += 1
-                found = f"{base}_{n}"
-            self._names[key] = found
-        return found
 
     # -- walking -------------------------------------------------------------
 
