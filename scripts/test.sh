@@ -16,6 +16,15 @@ for version in $versions; do
   echo "== mypy plugin cases (test-data) on Python $version"
   PATH="$(dirname "$python"):$PATH" "$python" -m pytest test-data || { echo "plugin cases failed on Python $version"; exit 1; }
 done
+# The plugin on the lowest mypy that pyproject.toml admits (the loop above ran the newest).
+lowest=$(sed -n 's/^mypy = \["mypy>=\([0-9.]*\),.*/\1/p' pyproject.toml)
+lowest_python=${PYTHON_VERSIONS:-"3.11 3.13"}
+lowest_python=${lowest_python##* }
+echo "== the plugin on mypy $lowest (the lowest supported), Python $lowest_python"
+python=$(venv_for "$lowest_python" dev "mypy$lowest" "mypy==$lowest")
+PATH="$(dirname "$python"):$PATH" "$python" -m pytest -q tests/test_plugin_analysis.py tests/test_plugin_config.py \
+  tests/test_plugin_incremental.py tests/test_typing.py tests/test_cache_loader.py test-data \
+  || { echo "the plugin failed on mypy $lowest"; exit 1; }
 bin=$(dirname "$first")
 echo "== ruff"
 "$bin/ruff" check .

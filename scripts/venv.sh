@@ -1,5 +1,7 @@
 # Sourced by the other scripts: find a Python and make (or reuse) its venv.
-# usage: venv_for VERSION EXTRAS  -> prints the venv's python
+# usage: venv_for VERSION EXTRAS [NAME REQUIREMENT]  -> prints the venv's python
+# NAME and REQUIREMENT make a second venv for that Python, .venv-VERSION-NAME,
+# with REQUIREMENT (e.g. mypy==1.15.0) installed over the extras.
 set -euo pipefail
 
 find_python() {
@@ -14,14 +16,14 @@ find_python() {
 }
 
 venv_for() {
-  local version=$1 extras=$2 root python venv
+  local version=$1 extras=$2 name=${3:-} requirement=${4:-} root python venv
   root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
   python=$(find_python "$version") || { echo "Python $version not found (pyenv install $version)" >&2; return 1; }
-  venv="$root/.venv-$version"
+  venv="$root/.venv-$version${name:+-$name}"
   if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv" >&2
     "$venv/bin/python" -m pip install -q --upgrade pip >&2
   fi
-  "$venv/bin/python" -m pip install -q -e "$root[$extras]" >&2
+  "$venv/bin/python" -m pip install -q -e "$root[$extras]" ${requirement:+"$requirement"} >&2
   echo "$venv/bin/python"
 }

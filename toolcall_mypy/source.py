@@ -139,6 +139,15 @@ class Sources:
             self._loaded[name] = None if path is None or tree is None else ModuleSource(name, path, tree, self)
         return self._loaded[name]
 
+    def defining_module(self, fullname: str) -> str | None:
+        """The module a dotted name is defined in: its longest prefix that is a module with a file."""
+        name = fullname
+        while "." in name:
+            name = name.rpartition(".")[0]
+            if self._path(name) is not None:
+                return name
+        return None
+
     def _path(self, name: str) -> str | None:
         known = self._known.get(name) or (self._files(name) if self._files is not None else None)
         if known is not None:

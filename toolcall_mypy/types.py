@@ -23,6 +23,7 @@ class's source).
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Callable, Hashable
 from typing import Any, Final, Literal
 
@@ -110,9 +111,12 @@ class NoSchema(Exception):
         self.path = path
 
 
+_BUILTINS_PREFIX: Final = re.compile(r"\bbuiltins\.")
+
+
 def type_name(t: Type) -> str:
     """A readable name of a mypy type, for messages (``socket.socket``, ``type[int]``)."""
-    return str(t)
+    return _BUILTINS_PREFIX.sub("", str(t))  # mypy before 2.0 spells ``builtins.int``
 
 
 class Walker(RecursionTracker):
@@ -207,7 +211,9 @@ class Walker(RecursionTracker):
         assert alias is not None
         if _class_alias(alias):
             return use  # a TypedDict/NamedTuple class: its fields come from the class body
-        where = self.sources.module(alias.module)
+        # ``TypeAlias.module`` is new in mypy 1.16; before it, the module is found from the full name.
+        module = getattr(alias, "module", None) or self.sources.defining_module(alias.fullname)
+        where = self.sources.module(module) if module is not None else None
         if where is None:
             return None
         params = [tv.name for tv in alias.alias_tvars]
