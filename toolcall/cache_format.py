@@ -32,11 +32,14 @@ import hashlib
 import json
 import os
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from toolcall import ir
+
+if TYPE_CHECKING:
+    from toolcall.render import Rendered
 
 __all__ = [
     "CACHE_DIR",
@@ -106,7 +109,9 @@ def ir_parameters(tool: ir.Tool) -> list[tuple[str, str, bool]]:
 
 def dumps(content: dict[str, Any]) -> str:
     """The deterministic text of a cache file."""
-    return json.dumps(content, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    from toolcall.pretty_json import indented
+
+    return indented(content) + "\n"  # json.dumps(content, sort_keys=True, indent=2, ensure_ascii=False), faster
 
 
 def write_atomic(path: Path, text: str) -> bool:
@@ -119,6 +124,8 @@ def write_atomic(path: Path, text: str) -> bool:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
+        # mkstemp makes the file private (0600); a cache file is as readable as any other file written here.
+        os.chmod(temporary, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
             handle.write(text)
         os.replace(temporary, path)
@@ -126,6 +133,12 @@ def write_atomic(path: Path, text: str) -> bool:
         Path(temporary).unlink(missing_ok=True)
         raise
     return True
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)  # reading the umask means setting it: put it straight back
+    os.umask(mask)
+    return mask
 
 
 def remove(path: Path) -> bool:
@@ -150,21 +163,22 @@ def module_content(module: str, source_digest: str, tools: Sequence[dict[str, An
     }
 
 
-def tool_entry(tool: ir.Tool) -> dict[str, Any]:
+def tool_entry(tool: ir.Tool, rendered: Mapping[tuple[str, bool], Rendered | str] | None = None) -> dict[str, Any]:
     """One tool's cache entry: its IR, ``describe`` entry and every rendered variant.
 
-    Rendering runs here once, with the same renderers ``emit`` uses; a
-    variant the provider cannot take is recorded as ``{"error": message}``
-    and raised again as ``ValueError`` when emitted.
+    ``rendered`` is ``render_variants(tool, VARIANTS)`` when the caller has
+    it already (the plugin reads its findings too). A variant the provider
+    cannot take is recorded as ``{"error": message}`` and raised again as
+    ``ValueError`` when emitted.
     """
-    from toolcall.render import parameters_schema, render_tool
+    from toolcall.render import parameters_schema, render_variants
 
-    rendered: dict[str, Any] = {}
-    for provider, strict in VARIANTS:
-        try:
-            rendered[variant_key(provider, strict)] = render_tool(tool, provider, strict=strict).definition
-        except ValueError as exc:
-            rendered[variant_key(provider, strict)] = {"error": str(exc)}
+    if rendered is None:
+        rendered = render_variants(tool, VARIANTS)
+    variants = {
+        variant_key(provider, strict): found.definition if not isinstance(found, str) else {"error": found}
+        for (provider, strict), found in rendered.items()
+    }
     return {
         "name": tool.name,
         "qualname": tool.qualname,
@@ -176,5 +190,5 @@ def tool_entry(tool: ir.Tool) -> dict[str, Any]:
             "description": tool.description,
             "parameters": parameters_schema(tool),
         },
-        "rendered": rendered,
+        "rendered": variants,
     }

@@ -110,6 +110,7 @@ def collect_tool(
     providers: tuple[str, ...] = (),
     files: Callable[[str], str | None] | None = None,
     context: Context | None = None,
+    sources: Sources | None = None,
 ) -> Collected:
     """Build the IR of the tool ``name`` from ``func`` (checked by mypy), with its located findings.
 
@@ -117,9 +118,11 @@ def collect_tool(
     ``use_types(...)``; ``files`` optionally maps module names to their
     files (mypy's own module map), for sources outside the tool's package;
     ``context`` is the node tool-level findings are reported at (the
-    ``@tool`` expression; ``func`` itself when not given).
+    ``@tool`` expression; ``func`` itself when not given). ``sources``,
+    when given, is a ``Sources(module, path, files)`` kept for the module's
+    other tools, so each file is parsed once.
     """
-    sources = Sources(module, path, files)
+    sources = Sources(module, path, files) if sources is None else sources
     where = sources.module(module)
     syntax = where.function(func.line, func.name) if where is not None else None
     docstring = getattr(func, "docstring", None)

@@ -34,9 +34,11 @@ from mypy.types import Type
 
 from toolcall import cache_format, ir
 from toolcall.findings import STRICT, Finding
+from toolcall.render import Rendered, render_variants
 from toolcall_mypy import config, report
 from toolcall_mypy.collect import collect_tool
 from toolcall_mypy.decorator import TOOL, Arguments, bare_tool, provider_refs, tool_call, unresolved_toolcall
+from toolcall_mypy.source import Sources
 from toolcall_mypy.store import Store
 
 __all__ = ["TOOL", "TOOL_CALL", "USE_TYPES", "ToolcallPlugin"]
@@ -65,6 +67,7 @@ class ToolcallPlugin(Plugin):
         # mypy 2.4+ calls get_additional_indirect_deps once a module is checked, in every mode.
         self._store = Store(write=self._settings.cache, deferred=_HAS_FINISH_HOOK, log=log)
         self._providers: dict[str, tuple[str, ...]] = {}
+        self._sources: dict[str, Sources] = {}  # module -> the sources its tools read
         self._trees: dict[str, MypyFile] = {}  # parsed modules that have a cache file
         self._silenced: set[str] = set()  # modules with tools whose errors mypy silences: not ours
         self._digest = self._settings.digest()
@@ -83,6 +86,7 @@ class ToolcallPlugin(Plugin):
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         """A module was parsed (again, under dmypy): its tools start afresh."""
         self._store.parsed(file.fullname)
+        self._sources.clear()  # a file was read again: so may be every module parsed for its sources
         self._providers.pop(file.fullname, None)
         self._silenced.discard(file.fullname)
         if self._store.stale_file(file.fullname, file.path):
@@ -161,6 +165,7 @@ class ToolcallPlugin(Plugin):
             path=api.path,
             providers=self._providers.get(module, ()),
             context=arguments.expression,
+            sources=self._module_sources(module, api.path),
         )
         for located in collected.findings:
             report.finding(api, located.finding, located.context)
@@ -175,25 +180,39 @@ class ToolcallPlugin(Plugin):
                 'in this module; give one of them another name with @tool(name="...")',
                 arguments.expression,
             )
+        rendered = render_variants(tool, cache_format.VARIANTS)  # once, for the findings and the cache
         if self._settings.strict:
             # A parameter already reported (no annotation, no schema) is not reported again for strict mode.
             reported = {f.finding.parameter for f in collected.findings if f.finding.parameter is not None}
-            self._report_strict(api, func, arguments.expression, tool, reported)
+            self._report_strict(api, func, arguments.expression, tool, rendered, reported)
         if not _in_function(checker):  # a local tool belongs to no module's cache
-            self._store.put(module, api.path, tool.qualname, func.line, cache_format.tool_entry(tool))
+            self._store.put(module, api.path, tool.qualname, func.line, cache_format.tool_entry(tool, rendered))
+
+    def _module_sources(self, module: str, path: str) -> Sources:
+        """The parsed sources this module's tools read, shared by them until mypy parses a file again."""
+        found = self._sources.get(module)
+        if found is None:
+            found = self._sources[module] = Sources(module, path)
+        return found
 
     def _report_strict(
-        self, api: CheckerPluginInterface, func: FuncDef, at: Context, tool: ir.Tool, reported: set[str]
+        self,
+        api: CheckerPluginInterface,
+        func: FuncDef,
+        at: Context,
+        tool: ir.Tool,
+        rendered: dict[tuple[str, bool], Rendered | str],
+        reported: set[str],
     ) -> None:
         """What the strict variants lose, once per message, at the parameter it concerns."""
-        from toolcall.render import render_tool
-
         seen: set[str] = set()
         for provider in _STRICT_VARIANTS:
-            try:
-                found = render_tool(tool, provider, strict=True).findings
-            except ValueError as exc:
-                found = (Finding(STRICT, f"{exc} (the {provider} strict variant cannot be rendered)", tool=tool.name),)
+            variant = rendered[provider, True]
+            if isinstance(variant, str):
+                message = f"{variant} (the {provider} strict variant cannot be rendered)"
+                found: tuple[Finding, ...] = (Finding(STRICT, message, tool=tool.name),)
+            else:
+                found = variant.findings
             for finding in found:
                 message = report.text(finding)
                 if finding.code != STRICT or message in seen or finding.parameter in reported:

@@ -58,6 +58,8 @@ class _Module:
     tools: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
     #: mypy finished checking the module: a tool seen now is written at once
     finished: bool = False
+    #: the file holds exactly ``tools`` (written, or found so, since the last change)
+    current: bool = False
 
 
 class Store:
@@ -94,6 +96,7 @@ class Store:
         previous = state.tools.get(qualname)
         # A repeated hook (mypy defers and re-checks) keeps the tool's place.
         state.tools[qualname] = (line if previous is None else min(line, previous[0]), entry)
+        state.current = False
         if state.finished or not self._deferred:
             self._write(module, state)
 
@@ -136,13 +139,14 @@ class Store:
         return None if module in self._parsed else self._modules.get(module)
 
     def _write(self, module: str, state: _Module) -> None:
-        if not self._write_files:
-            return
+        if not self._write_files or state.current:
+            return  # mypy asks again after checking (report_config_data): nothing changed since
         ordered = sorted(state.tools.values(), key=lambda item: item[0])
         content = cache_format.module_content(module, state.source_sha256, [entry for _, entry in ordered])
         text = cache_format.dumps(content)
         with _locked(state.cache_file.parent):
             changed = cache_format.write_atomic(state.cache_file, text)
+        state.current = True
         if changed and self._log is not None:
             self._log(f"toolcall: wrote {state.cache_file} ({len(ordered)} tools)")
 

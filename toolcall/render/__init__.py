@@ -26,7 +26,7 @@ from toolcall.render.profiles import ANTHROPIC_STRICT, OPENAI_STRICT
 from toolcall.render.schema import Schema, plain
 from toolcall.render.strict import strict_schema
 
-__all__ = ["PROVIDERS", "Rendered", "check_request", "parameters_schema", "render_tool"]
+__all__ = ["PROVIDERS", "Rendered", "check_request", "parameters_schema", "render_tool", "render_variants"]
 
 PROVIDERS: Final[tuple[str, ...]] = ("openai", "openai-responses", "anthropic", "mcp", "gemini")
 
@@ -51,10 +51,31 @@ def render_tool(tool: ir.Tool, provider: str, *, strict: bool = False) -> Render
     ``strict=True``, and when the tool breaks a hard provider limit.
     """
     _check_provider(provider)
-    if provider == "gemini":
-        return _gemini(tool, strict)
-    limits.check_description(tool, provider)
+    return _render(tool, provider, strict, parameters_schema(tool))
+
+
+def render_variants(tool: ir.Tool, variants: Sequence[tuple[str, bool]]) -> dict[tuple[str, bool], Rendered | str]:
+    """Render ``tool`` for each ``(provider, strict)``: the result, or the ``ValueError`` message.
+
+    The canonical schema is built once for all of them; each result equals
+    what ``render_tool`` gives for that variant.
+    """
+    for provider, _ in variants:
+        _check_provider(provider)
     canonical = parameters_schema(tool)
+    found: dict[tuple[str, bool], Rendered | str] = {}
+    for provider, strict in variants:
+        try:
+            found[provider, strict] = _render(tool, provider, strict, canonical)
+        except ValueError as exc:
+            found[provider, strict] = str(exc)
+    return found
+
+
+def _render(tool: ir.Tool, provider: str, strict: bool, canonical: Schema) -> Rendered:
+    if provider == "gemini":
+        return _gemini(tool, strict, canonical)
+    limits.check_description(tool, provider)
     schema, findings, is_strict = canonical, list[Finding](), False
     if strict:
         schema, findings, is_strict = _strict(tool, canonical, provider)
@@ -105,11 +126,11 @@ def _envelope(tool: ir.Tool, provider: str, schema: Schema, strict: bool) -> dic
     return envelopes.mcp(tool, schema, output_schema(tool))
 
 
-def _gemini(tool: ir.Tool, strict: bool) -> Rendered:
+def _gemini(tool: ir.Tool, strict: bool, canonical: Schema) -> Rendered:
     if strict:
         raise ValueError("gemini has no strict mode in toolcall; call with strict=False")
     if GEMINI_NAME.fullmatch(tool.name) is None:
         raise ValueError(f"tool {tool.name!r}: Gemini function names start with a letter or '_' (at most 64)")
     losses = Losses(tool)
-    parameters = gemini_parameters(parameters_schema(tool), losses)
+    parameters = gemini_parameters(canonical, losses)
     return Rendered(plain(envelopes.gemini(tool, parameters)), tuple(losses.findings))

@@ -1,0 +1,82 @@
+"""The cache writer's text: exactly ``json.dumps(sort_keys=True, indent=2, ensure_ascii=False)``, in a readable file."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from tests.corpus import scalars
+from toolcall import cache_format
+from toolcall.definition import module_tools
+from toolcall.introspect import introspect
+from toolcall.pretty_json import indented
+
+
+def reference(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)
+
+
+SCALARS = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()  # NaN and the infinities included: they go to json.dumps
+    | st.text()  # lone surrogates, control characters, quotes and backslashes included
+)
+JSON_LIKE = st.recursive(
+    SCALARS,
+    lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5),
+    max_leaves=40,
+)
+
+
+@given(JSON_LIKE)
+def test_same_text_as_json_dumps(value: Any) -> None:
+    assert indented(value) == reference(value)
+
+
+@given(
+    st.dictionaries(
+        st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False) | st.text(max_size=3), SCALARS
+    )
+    .filter(lambda d: len({str(k) for k in d}) == len(d))
+    .filter(lambda d: len({type(k) for k in d}) <= 1 or all(type(k) is str for k in d))
+)
+def test_non_string_keys_are_left_to_json(value: dict[Any, Any]) -> None:
+    # json.dumps sorts non-str keys as they are, and fails on mixed types: both writers agree either way.
+    assert indented(value) == reference(value)
+
+
+def test_tuples_subclasses_and_special_floats_are_left_to_json() -> None:
+    class Text(str):
+        pass
+
+    for value in ([1, (2, 3)], {"a": Text("x")}, [math.nan, -math.inf, math.inf], {"a": True, "b": 1.0, "c": -0.0}):
+        assert indented(value) == reference(value)
+
+
+def test_a_real_cache_file_is_written_as_json_dumps_writes_it() -> None:
+    entries = [cache_format.tool_entry(introspect(d).tool) for d in module_tools(scalars.__name__)]
+    content = cache_format.module_content(scalars.__name__, "0" * 64, entries)
+    assert cache_format.dumps(content) == reference(content) + "\n"
+
+
+def test_a_cache_file_is_readable_like_any_file_written_under_the_umask(tmp_path: Path) -> None:
+    target = tmp_path / "__toolcall__" / "tools.json"
+    previous = os.umask(0o022)
+    try:
+        assert cache_format.write_atomic(target, "{}\n")
+        assert stat.S_IMODE(target.stat().st_mode) == 0o644
+        os.umask(0o077)
+        assert cache_format.write_atomic(target, "[]\n")
+        assert stat.S_IMODE(target.stat().st_mode) == 0o600
+        assert not cache_format.write_atomic(target, "[]\n")  # unchanged text: not written again
+    finally:
+        os.umask(previous)
