@@ -152,3 +152,18 @@ class Positive:
 def take_positive(p: Positive) -> int:
     """A dataclass whose own checks refuse some values."""
     return p.value
+
+
+class Row(TypedDict):
+    name: str
+    qty: int
+    price: float
+    done: bool
+    gone: None
+    note: NotRequired[int]
+
+
+@toolcall.tool
+def take_rows(rows: list[Row]) -> list[Row]:
+    """A list of TypedDicts of plain scalars: items sent exactly right are passed through unchecked by a call."""
+    return rows

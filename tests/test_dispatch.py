@@ -399,3 +399,60 @@ def test_hostile_names_and_params_are_never_interpolated() -> None:
     assert pattern not in source
     # Field names may appear, but only as escaped string literals.
     assert "SystemExit(7)" not in source.replace(repr(hostile_key), "")
+
+
+# -- a list of TypedDicts of scalars: items sent exactly right take a short path -------------------
+
+
+def _row(**changes: Any) -> dict[str, Any]:
+    return {"name": "a", "qty": 1, "price": 1.5, "done": False, "gone": None, **changes}
+
+
+def test_rows_sent_exactly_right_arrive_as_sent() -> None:
+    rows = [_row(), _row(name="é"), _row(note=3), _row(done=True)]
+    result = run("take_rows", {"rows": rows})
+    assert isinstance(result, Ok), result
+    assert result.value is rows
+    assert all(a is b for a, b in zip(result.value, rows, strict=True))
+
+
+def test_a_row_that_needs_converting_is_copied_and_the_rest_pass_as_sent() -> None:
+    rows = [_row(), _row(qty=2.0, price=2), _row()]
+    result = run("take_rows", {"rows": rows})
+    assert isinstance(result, Ok), result
+    got = result.value
+    assert got is not rows
+    assert got[0] is rows[0]
+    assert got[2] is rows[2]
+    assert got[1] == _row(qty=2, price=2.0)
+    assert type(got[1]["qty"]) is int
+    assert type(got[1]["price"]) is float
+
+
+ROW_FAILURES = [
+    (_row(qty="1"), "expected_integer", (1, "qty")),
+    (_row(qty=True), "expected_integer", (1, "qty")),
+    (_row(price="1.5"), "expected_number", (1, "price")),
+    (_row(done=0), "expected_boolean", (1, "done")),
+    (_row(gone=0), "expected_null", (1, "gone")),
+    (_row(name="\udc80"), "invalid_unicode", (1, "name")),
+    (_row(note="x"), "expected_integer", (1, "note")),
+    ({"name": "a", "qty": 1, "price": 1.5, "done": False}, "missing_field", (1, "gone")),
+    ({**_row(), "extra": 1}, "unknown_fields", (1,)),
+    ({"name": "a", "qty": 1, "price": 1.5, "done": False, "extra": None}, "unknown_fields", (1,)),
+    ([("name", "a")], "expected_object", (1,)),
+]
+
+
+@pytest.mark.parametrize(("bad", "code", "path"), ROW_FAILURES, ids=[c for _, c, _ in ROW_FAILURES])
+def test_a_wrong_row_is_refused_at_its_path(bad: Any, code: str, path: tuple[Any, ...]) -> None:
+    found = reason(run("take_rows", {"rows": [_row(), bad, _row()]}))
+    assert (found.code, found.path) == (code, path)
+
+
+def test_a_dict_subclass_row_is_not_an_object() -> None:
+    class Sneaky(dict[str, Any]):
+        pass
+
+    found = reason(run("take_rows", {"rows": [Sneaky(_row())]}))
+    assert (found.code, found.path) == ("expected_object", (0,))
