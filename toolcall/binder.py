@@ -250,7 +250,10 @@ class _Writer:
 
     def _body(self) -> None:
         add = self.source.add
-        add(1, "if type(args) is not dict:", "    raise Rejected(_InvalidArguments(args))", "try:", "    n = 0")
+        # ``n`` counts the keys read: the required ones from the start, the optional ones as found.
+        required = sum(1 for p, _ in self.slots if not p.injected and p.required)
+        add(1, "if type(args) is not dict:", "    raise Rejected(_InvalidArguments(args))")
+        add(1, "try:", f"    n = {required}")
         for parameter, variable in self.slots:
             if parameter.injected:
                 add(2, f"{variable} = _injected(context, {self.source.literal(parameter.name)})")
@@ -264,22 +267,28 @@ class _Writer:
 
     def _wire_parameter(self, parameter: ir.Parameter, variable: str) -> None:
         add, key = self.source.add, self.source.literal(parameter.name)
+        default = self._default_constant(parameter)
+        if default is None:  # required: one lookup, and a KeyError only on the rare path
+            add(2, "try:", f"    v = args[{key}]", "except KeyError:", f"    raise _missing(args, {key}) from None")
+            self._checked(parameter, key, 2)
+            add(2, f"{variable} = v")
+            return
         add(2, f"if {key} in args:", f"    v = args[{key}]", "    n += 1")
         body = 3
-        default = self._default_constant(parameter)
-        if default is not None and not accepts_null(parameter.type, self.defs):
+        if not accepts_null(parameter.type, self.defs):
             add(3, f"if v is None: v = {default}", "else:")  # a null for an optional parameter: its default
             body = 4
-        add(body, "try:")
-        self.coercers.inline(parameter.type, "v", body + 1)
-        add(body, "except Fail as f:", f"    raise _invalid(args, {key}, f) from None")
-        add(body, "except Exception as exc:", f"    raise _broken(args, exc, {key}) from None")
+        self._checked(parameter, key, body)
         add(3, f"{variable} = v")
-        add(2, "else:")
-        if default is None:
-            add(3, f"raise _missing(args, {key})")
-        else:
-            add(3, f"{variable} = {default}")
+        add(2, "else:", f"    {variable} = {default}")
+
+    def _checked(self, parameter: ir.Parameter, key: str, indent: int) -> None:
+        """Coerce ``v``, the value sent for ``parameter``; a failure is that argument's error."""
+        add = self.source.add
+        add(indent, "try:")
+        self.coercers.inline(parameter.type, "v", indent + 1)
+        add(indent, "except Fail as f:", f"    raise _invalid(args, {key}, f) from None")
+        add(indent, "except Exception as exc:", f"    raise _broken(args, exc, {key}) from None")
 
     def _default_constant(self, parameter: ir.Parameter) -> str | None:
         if parameter.required:
