@@ -1,4 +1,10 @@
-"""Emit the example toolset in every provider format (the README's first command)."""
+"""Emit the example toolset in every provider format, then dispatch two calls (the README's first command).
+
+``scripts/demo.sh`` runs it under ``python -OO`` with ``TOOLCALL_CACHE=require``
+after mypy wrote the schema cache: the definitions, descriptions included,
+come from ``examples/__toolcall__/weather.json``, not from the docstrings
+``-OO`` removes.
+"""
 
 from __future__ import annotations
 
@@ -23,11 +29,23 @@ VARIANTS = [
 ]
 
 
+CALLS = [
+    ("get_weather", {"city": "Oslo"}),
+    ("forecast_at", {"place": {"lat": 59.9, "lon": 10.7}, "unit": "fahrenheit", "hours": 2}),
+    ("get_weather", {"city": "Oslo", "days": "5"}),
+]
+
+
 def main() -> None:
-    """Print each variant's tool definitions as JSON."""
+    """Print each variant's tool definitions as JSON, then what two model calls return."""
     for provider, strict in VARIANTS:
         print(f"# {provider}{' (strict)' if strict else ''}")
         print(json.dumps(toolcall.emit(weather, provider, strict=strict), indent=2))
+    print("# dispatch")
+    for name, args in CALLS:
+        result = toolcall.run(weather, name, args)
+        shown = result.value if result.ok else result.to_json()
+        print(f"{name}({json.dumps(args)}) -> {'Ok' if result.ok else 'Err'}: {json.dumps(shown, default=str)}")
 
 
 if __name__ == "__main__":
