@@ -2,14 +2,17 @@
 
 Generates a project of N tools (ten modules of N/10 tools, with TypedDicts,
 enums, Literals, Annotated bounds and docstrings), then runs mypy on it with
-and without ``plugins = toolcall_mypy``, interleaved: cold (a fresh cache
-directory each run) and warm (the same cache again, nothing changed). It
-prints the medians and the ratios; the target is under 1.10 cold.
+and without ``plugins = toolcall_mypy``, interleaved: cold (a fresh mypy
+cache directory each run), with plugin both with no schema cache files
+(the first run ever) and with current ones (a checkout that commits them),
+and warm (mypy's cache from an earlier run, nothing changed). It prints the
+medians and the ratios; the target is under 1.10 cold.
 """
 
 from __future__ import annotations
 
 import argparse
+import platform
 import shutil
 import statistics
 import subprocess
@@ -17,7 +20,9 @@ import sys
 import tempfile
 import textwrap
 import time
+from importlib.metadata import version
 from pathlib import Path
+from typing import Final
 
 MODULE_HEAD = '''
 """Generated tools."""
@@ -78,7 +83,10 @@ def write_project(root: Path, tools: int) -> None:
     for module in range(10):
         body = MODULE_HEAD + "".join(TOOL.format(index=module * per_module + i) for i in range(per_module))
         (package / f"tools_{module}.py").write_text(textwrap.dedent(body))
-    (root / "with.ini").write_text("[mypy]\nplugins = toolcall_mypy\n")
+    # The bounds move into the descriptions in Anthropic strict mode: the plugin still
+    # renders and reports that (toolcall-strict); the project accepts it, as a real one
+    # passing CI would (a config-file disable_error_code needs mypy 1.19 or newer).
+    (root / "with.ini").write_text("[mypy]\nplugins = toolcall_mypy\ndisable_error_code = toolcall-strict\n")
     (root / "without.ini").write_text("[mypy]\n")
 
 
@@ -93,35 +101,65 @@ def mypy_seconds(root: Path, config: str, cache: Path) -> float:
         check=False,
     )
     elapsed = time.perf_counter() - start
-    if run.returncode not in (0, 1):
+    if run.returncode != 0:
         raise SystemExit(f"mypy failed ({config}):\n{run.stdout}\n{run.stderr}")
     return elapsed
+
+
+def remove_schema_caches(root: Path) -> None:
+    """Delete the plugin's ``__toolcall__`` files: the project as first checked out, before any run."""
+    for directory in root.glob("**/__toolcall__"):
+        shutil.rmtree(directory)
+
+
+#: The runs of one round: (label, config, whether the schema cache files are deleted first, cold).
+RUNS: Final = (
+    ("without plugin, cold", "without.ini", False, True),
+    ("with plugin, cold, no schema cache files", "with.ini", True, True),
+    ("with plugin, cold, schema cache files present", "with.ini", False, True),
+    ("without plugin, warm", "without.ini", False, False),
+    ("with plugin, warm", "with.ini", False, False),
+)
+
+
+def measure(root: Path, rounds: int) -> dict[str, list[float]]:
+    """Every run of ``RUNS``, ``rounds`` times, the order rotating from round to round."""
+    times: dict[str, list[float]] = {label: [] for label, *_ in RUNS}
+    for config in ("without.ini", "with.ini"):  # a warm mypy cache for each configuration
+        mypy_seconds(root, config, root / f"warm-{config}")
+    for round_ in range(rounds):
+        shift = round_ % len(RUNS)
+        for label, config, fresh, cold in RUNS[shift:] + RUNS[:shift]:
+            if fresh:
+                remove_schema_caches(root)
+            cache = root / (f"cold-{round_}-{label}" if cold else f"warm-{config}")
+            times[label].append(mypy_seconds(root, config, cache))
+            if cold:
+                shutil.rmtree(cache, ignore_errors=True)
+            mypy_seconds(root, "with.ini", root / "warm-with.ini")  # leave the schema cache files current
+    return times
 
 
 def main() -> int:
     """Measure and print the cold and warm ratios."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tools", type=int, default=200)
-    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rounds", type=int, default=5)
     options = parser.parse_args()
     with tempfile.TemporaryDirectory() as directory:
         root = Path(directory)
         write_project(root, options.tools)
-        cold: dict[str, list[float]] = {"without": [], "with": []}
-        warm: dict[str, list[float]] = {"without": [], "with": []}
-        for round_ in range(options.rounds):
-            for config in ("without", "with"):
-                cache = root / f"cache-{config}-{round_}"
-                cold[config].append(mypy_seconds(root, f"{config}.ini", cache))
-                warm[config].append(mypy_seconds(root, f"{config}.ini", cache))
-                shutil.rmtree(cache, ignore_errors=True)
-        print(f"mypy on {options.tools} tools, {options.rounds} rounds, medians (seconds)")
-        for label, runs in (("cold", cold), ("warm", warm)):
-            without, with_ = statistics.median(runs["without"]), statistics.median(runs["with"])
-            print(f"| {label} | without plugin {without:.2f} | with plugin {with_:.2f} | ratio {with_ / without:.2f} |")
-        ratio = statistics.median(cold["with"]) / statistics.median(cold["without"])
-        print(f"{'PASS' if ratio < 1.10 else 'FAIL'}  cold ratio under 1.10 ({ratio:.2f})")
-        return 0 if ratio < 1.10 else 1
+        times = measure(root, options.rounds)
+    medians = {label: statistics.median(found) for label, found in times.items()}
+    python = platform.python_version()
+    print(f"mypy {version('mypy')} on {options.tools} tools, Python {python}, {options.rounds} rounds")
+    print("| run | median | x without plugin |", "|---|---|---|", sep="\n")
+    for label, median in medians.items():
+        base = medians["without plugin, cold" if "cold" in label else "without plugin, warm"]
+        print(f"| {label} | {median:.2f} s | {median / base:.2f}x |")
+    ratio = medians["with plugin, cold, no schema cache files"] / medians["without plugin, cold"]
+    print(f"{'PASS' if ratio < 1.10 else 'FAIL'}  cold, no schema cache files: under 1.10x ({ratio:.2f}x)")
+    return 0 if ratio < 1.10 else 1
 
 
 if __name__ == "__main__":
