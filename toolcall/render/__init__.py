@@ -10,8 +10,10 @@ the per-provider details.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Final
 
 from toolcall import ir
@@ -22,13 +24,18 @@ from toolcall.render.gemini import NAME_PATTERN as GEMINI_NAME
 from toolcall.render.gemini import gemini_parameters
 from toolcall.render.losses import Losses
 from toolcall.render.openai import with_items
-from toolcall.render.profiles import ANTHROPIC_STRICT, OPENAI_STRICT
-from toolcall.render.schema import Schema, plain
+from toolcall.render.profiles import ANTHROPIC_STRICT, OPENAI_STRICT, Profile
+from toolcall.render.schema import Schema
 from toolcall.render.strict import strict_schema
 
 __all__ = ["PROVIDERS", "Rendered", "check_request", "parameters_schema", "render_tool", "render_variants"]
 
 PROVIDERS: Final[tuple[str, ...]] = ("openai", "openai-responses", "anthropic", "mcp", "gemini")
+
+_ENCODE: Final = json.JSONEncoder(allow_nan=False).encode  # as plain() encodes (one encoder, not one per call)
+
+#: A strict pass's outcome: the schema, its findings, and whether it is strict (else the canonical schema).
+_StrictPass = tuple[Schema, tuple[Finding, ...], bool]
 
 
 @dataclass(frozen=True)
@@ -51,37 +58,39 @@ def render_tool(tool: ir.Tool, provider: str, *, strict: bool = False) -> Render
     ``strict=True``, and when the tool breaks a hard provider limit.
     """
     _check_provider(provider)
-    return _render(tool, provider, strict, parameters_schema(tool))
+    return _render(_Shared(tool), provider, strict)
 
 
 def render_variants(tool: ir.Tool, variants: Sequence[tuple[str, bool]]) -> dict[tuple[str, bool], Rendered | str]:
     """Render ``tool`` for each ``(provider, strict)``: the result, or the ``ValueError`` message.
 
-    The canonical schema is built once for all of them; each result equals
-    what ``render_tool`` gives for that variant.
+    What variants have in common (the canonical schema, a strict pass, the
+    OpenAI ``items`` pass) is computed once for all of them; each result
+    equals what ``render_tool`` gives for that variant.
     """
     for provider, _ in variants:
         _check_provider(provider)
-    canonical = parameters_schema(tool)
+    shared = _Shared(tool)
     found: dict[tuple[str, bool], Rendered | str] = {}
     for provider, strict in variants:
         try:
-            found[provider, strict] = _render(tool, provider, strict, canonical)
+            found[provider, strict] = _render(shared, provider, strict)
         except ValueError as exc:
             found[provider, strict] = str(exc)
     return found
 
 
-def _render(tool: ir.Tool, provider: str, strict: bool, canonical: Schema) -> Rendered:
+def _render(shared: _Shared, provider: str, strict: bool) -> Rendered:
+    tool = shared.tool
     if provider == "gemini":
-        return _gemini(tool, strict, canonical)
+        return _gemini(shared, strict)
     limits.check_description(tool, provider)
-    schema, findings, is_strict = canonical, list[Finding](), False
+    schema, findings, is_strict = shared.canonical, tuple[Finding, ...](), False
     if strict:
-        schema, findings, is_strict = _strict(tool, canonical, provider)
+        schema, findings, is_strict = shared.anthropic_strict if provider == "anthropic" else shared.openai_strict
     if provider.startswith("openai") and not is_strict:
-        schema = with_items(schema)
-    return Rendered(plain(_envelope(tool, provider, schema, is_strict)), tuple(findings))
+        schema = shared.canonical_with_items  # not strict means the canonical schema (a fallback gives it too)
+    return Rendered(_envelope(shared, provider, schema, is_strict), findings)
 
 
 def check_request(definitions: Sequence[dict[str, Any]], provider: str, strict: bool) -> tuple[Finding, ...]:
@@ -104,33 +113,83 @@ def _check_provider(provider: str) -> None:
         raise ValueError(f"unknown provider {provider!r}; known providers: {', '.join(PROVIDERS)}")
 
 
-def _strict(tool: ir.Tool, canonical: Schema, provider: str) -> tuple[Schema, list[Finding], bool]:
+class _Shared:
+    """The parts of one tool's rendering that its variants share, each computed on first use.
+
+    It lives for one ``render_variants`` (or ``render_tool``) call only. The
+    parts are never mutated: every pass builds new dicts from its input, and
+    each ``Rendered`` gets its own copy (``fresh``). A part that raised is not
+    kept (``cached_property``): the rare tool over a limit is checked again.
+    """
+
+    def __init__(self, tool: ir.Tool) -> None:
+        self.tool = tool
+        self.canonical = parameters_schema(tool)
+        self._json: dict[int, tuple[Any, str]] = {}
+
+    @cached_property
+    def canonical_with_items(self) -> Schema:
+        """The canonical schema after the OpenAI non-strict pass."""
+        schema = with_items(self.canonical)
+        # Usually nothing is added: then the canonical schema itself, whose JSON text ``fresh`` has already.
+        return self.canonical if schema == self.canonical else schema
+
+    @cached_property
+    def openai_strict(self) -> _StrictPass:
+        """The OpenAI strict pass, the same for Chat Completions, Responses and MCP."""
+        return _strict(self.tool, self.canonical, OPENAI_STRICT)
+
+    @cached_property
+    def anthropic_strict(self) -> _StrictPass:
+        """The Anthropic strict pass."""
+        return _strict(self.tool, self.canonical, ANTHROPIC_STRICT)
+
+    @cached_property
+    def output_schema(self) -> Schema | None:
+        """The tool's output schema (MCP's ``outputSchema``), or ``None``."""
+        return output_schema(self.tool)
+
+    def fresh(self, value: Any) -> Any:
+        """``plain(value)``: JSON-encoded once per shared part, decoded anew for each use."""
+        if id(value) not in self._json:
+            self._json[id(value)] = (value, _ENCODE(value))  # holding value keeps its id unique
+        return json.loads(self._json[id(value)][1])
+
+
+def _strict(tool: ir.Tool, canonical: Schema, profile: Profile) -> _StrictPass:
     """The strict schema, or the canonical one with the reasons it cannot be strict."""
-    profile = ANTHROPIC_STRICT if provider == "anthropic" else OPENAI_STRICT
     losses = Losses(tool)
     schema = strict_schema(canonical, profile, losses)
     if losses.fallbacks:
-        return canonical, losses.fallbacks, False
+        return canonical, tuple(losses.fallbacks), False
     if profile is OPENAI_STRICT:
         limits.check_openai_strict(tool.name, schema)
-    return schema, losses.findings, True
+    return schema, tuple(losses.findings), True
 
 
-def _envelope(tool: ir.Tool, provider: str, schema: Schema, strict: bool) -> dict[str, Any]:
+def _envelope(shared: _Shared, provider: str, schema: Schema, strict: bool) -> dict[str, Any]:
+    """The provider envelope around fresh copies of the schemas.
+
+    That equals ``plain`` of the whole envelope: its own dicts are new, and
+    its other fields are the tool's name and description (strings) and flags.
+    """
+    tool = shared.tool
     if provider == "openai":
-        return envelopes.openai_chat(tool, schema, strict)
+        return envelopes.openai_chat(tool, shared.fresh(schema), strict)
     if provider == "openai-responses":
-        return envelopes.openai_responses(tool, schema, strict)
+        return envelopes.openai_responses(tool, shared.fresh(schema), strict)
     if provider == "anthropic":
-        return envelopes.anthropic(tool, schema, strict)
-    return envelopes.mcp(tool, schema, output_schema(tool))
+        return envelopes.anthropic(tool, shared.fresh(schema), strict)
+    output = shared.output_schema  # first, as before: its ValueError comes before any of the copies
+    return envelopes.mcp(tool, shared.fresh(schema), shared.fresh(output))
 
 
-def _gemini(tool: ir.Tool, strict: bool, canonical: Schema) -> Rendered:
+def _gemini(shared: _Shared, strict: bool) -> Rendered:
+    tool = shared.tool
     if strict:
         raise ValueError("gemini has no strict mode in toolcall; call with strict=False")
     if GEMINI_NAME.fullmatch(tool.name) is None:
         raise ValueError(f"tool {tool.name!r}: Gemini function names start with a letter or '_' (at most 64)")
     losses = Losses(tool)
-    parameters = gemini_parameters(canonical, losses)
-    return Rendered(plain(envelopes.gemini(tool, parameters)), tuple(losses.findings))
+    parameters = gemini_parameters(shared.canonical, losses)
+    return Rendered(envelopes.gemini(tool, shared.fresh(parameters)), tuple(losses.findings))

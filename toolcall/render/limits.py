@@ -16,7 +16,7 @@ from typing import Any, Final
 from toolcall import ir
 from toolcall.findings import STRICT, Finding
 from toolcall.ir import canonical_json
-from toolcall.render.schema import Schema, children, iter_schemas, types_of
+from toolcall.render.schema import Schema, has_type, iter_schemas, subschemas
 
 __all__ = [
     "ANTHROPIC_STRICT_MAX_OPTIONAL",
@@ -61,12 +61,15 @@ def check_description(tool: ir.Tool, provider: str) -> None:
 
 def check_openai_strict(tool: str, schema: Schema) -> None:
     """OpenAI Structured Outputs' documented budgets for one schema."""
-    _at_most(tool, "levels of object nesting", _depth(schema), OPENAI_STRICT_MAX_DEPTH)
-    nodes = [s for _, s in iter_schemas(schema)]
-    _at_most(tool, "object properties", sum(len(s.get("properties", ())) for s in nodes), OPENAI_STRICT_MAX_PROPERTIES)
-    _at_most(tool, "enum values", sum(len(_values(s)) for s in nodes), OPENAI_STRICT_MAX_ENUM_VALUES)
-    _at_most(tool, "characters of names and enum values", _chars(schema), OPENAI_STRICT_MAX_CHARS)
-    for s in nodes:
+    nodes: list[Schema] = []
+    _at_most(tool, "levels of object nesting", _depth(schema, nodes), OPENAI_STRICT_MAX_DEPTH)
+    # Most nodes have neither properties nor values: the counts skip them.
+    objects = [s for s in nodes if "properties" in s]
+    valued = [s for s in nodes if "enum" in s or "const" in s]
+    _at_most(tool, "object properties", sum(len(s["properties"]) for s in objects), OPENAI_STRICT_MAX_PROPERTIES)
+    _at_most(tool, "enum values", sum(len(_values(s)) for s in valued), OPENAI_STRICT_MAX_ENUM_VALUES)
+    _at_most(tool, "characters of names and enum values", _chars(schema, nodes), OPENAI_STRICT_MAX_CHARS)
+    for s in valued:
         strings = [v for v in s.get("enum", ()) if isinstance(v, str)]
         if len(strings) > _LARGE_ENUM:
             _at_most(
@@ -100,25 +103,37 @@ def _at_most(where: str, what: str, value: int, limit: int) -> None:
         raise ValueError(f"{where}: {value} {what}, over the provider's limit of {limit}")
 
 
-def _depth(schema: Any) -> int:
-    """Object nesting in the document as written: a ``$ref`` is not followed (recursion is allowed)."""
+def _depth(schema: Any, nodes: list[Schema]) -> int:
+    """Object nesting in the document as written: a ``$ref`` is not followed (recursion is allowed).
+
+    Also appends every dict subschema to ``nodes``, in ``iter_schemas`` order, so the
+    other budgets need no second walk.
+    """
     if not isinstance(schema, dict):
         return 0
-    here = 1 if "object" in types_of(schema) else 0
-    below = [_depth(c) for where, c in children(schema) if where[0] != "$defs"]
-    defs = [_depth(d) for d in schema.get("$defs", {}).values()]
-    return max(here + max(below, default=0), *defs, 0)
+    nodes.append(schema)
+    below = defs = 0
+    for key, child in subschemas(schema):
+        if key == "$defs":
+            defs = max(defs, _depth(child, nodes))  # a definition's nesting starts again at its root
+        else:
+            below = max(below, _depth(child, nodes))
+    here = 1 if has_type(schema, "object") else 0
+    return max(here + below, defs)
 
 
 def _values(schema: Schema) -> list[Any]:
     return [*schema.get("enum", ()), *([schema["const"]] if "const" in schema else [])]
 
 
-def _chars(schema: Schema) -> int:
-    total = sum(len(name) for name in schema.get("$defs", {}))
-    for _, s in iter_schemas(schema):
-        total += sum(len(name) for name in s.get("properties", {}))
-        total += sum(len(v) if isinstance(v, str) else len(canonical_json(v)) for v in _values(s))
+def _chars(root: Schema, nodes: list[Schema]) -> int:
+    """The characters of the root's definition names and of every node's property names and enum values."""
+    total = sum(len(name) for name in root.get("$defs", {}))
+    for s in nodes:
+        if "properties" in s:
+            total += sum(len(name) for name in s["properties"])
+        if "enum" in s or "const" in s:
+            total += sum(len(v) if isinstance(v, str) else len(canonical_json(v)) for v in _values(s))
     return total
 
 

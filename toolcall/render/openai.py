@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcall.render.schema import Location, Schema, as_schema, map_children, types_of
+from toolcall.render.schema import Location, Schema, as_schema, has_type, map_children
 
 __all__ = ["with_items"]
 
@@ -22,6 +22,6 @@ def with_items(schema: Schema) -> Schema:
 
 def _node(value: Any, at: Location) -> Schema:
     schema = map_children(as_schema(value), at, _node)
-    if "array" in types_of(schema) and "items" not in schema:
+    if has_type(schema, "array") and "items" not in schema:
         schema["items"] = {}
     return schema

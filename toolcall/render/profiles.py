@@ -59,6 +59,9 @@ class Profile:
         return True
 
 
+#: The keywords whose value ``Profile.carries`` checks; any other listed keyword is carried as it is.
+_VALUE_RULES: Final = frozenset({"format", "minItems", "pattern"})
+
 _STRUCTURE = frozenset({"type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref", "$defs"})
 _VALUES = frozenset({"enum", "const", "description", "title"})
 
@@ -106,12 +109,15 @@ def carry(profile: Profile, schema: Schema, at: Location, losses: Losses) -> Sch
     moved: Schema = {}
     quiet: Schema = {}
     for key, value in schema.items():
-        if profile.carries(key, value):
+        # Most keys are listed and have no value rule: no call to ``carries`` for those.
+        if key in profile.keywords and (key not in _VALUE_RULES or profile.carries(key, value)):
             kept[key] = value
         elif key in profile.quiet:
             quiet[key] = value
         elif key not in ANNOTATIONS:
             moved[key] = value
+    if not (moved or quiet):
+        return kept  # nothing to note, as for most nodes
     note = notes_for(moved)
     append_note(kept, note)
     append_note(kept, notes_for(quiet))

@@ -21,12 +21,14 @@ __all__ = [
     "def_name",
     "distinct",
     "enum_groups",
+    "has_type",
     "iter_schemas",
     "json_type",
     "map_children",
     "plain",
     "recursive_defs",
     "ref_to",
+    "subschemas",
     "tuple_items",
     "types_of",
 ]
@@ -36,20 +38,24 @@ Schema = dict[str, Any]
 Location = tuple[str | int, ...]
 
 # Keywords whose value is one subschema, a list of subschemas, or a name -> subschema map.
-_ONE = (
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
+# Sets, not tuples: every key of every node is looked up in them, and most keys miss.
+_ONE = frozenset(
+    {
+        "items",
+        "additionalProperties",
+        "not",
+        "if",
+        "then",
+        "else",
+        "contains",
+        "propertyNames",
+        "unevaluatedItems",
+        "unevaluatedProperties",
+    }
 )
-_MANY = ("anyOf", "oneOf", "allOf", "prefixItems")
-_NAMED = ("properties", "$defs", "definitions", "patternProperties", "dependentSchemas")
+_MANY = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
+_NAMED = frozenset({"properties", "$defs", "definitions", "patternProperties", "dependentSchemas"})
+_SUBSCHEMA_KEYWORDS = _ONE | _MANY | _NAMED
 
 _DEFS_PREFIX = "#/$defs/"
 
@@ -111,6 +117,14 @@ def tuple_items(positions: Sequence[Any]) -> Schema:
     return unique[0] if len(unique) == 1 else {"anyOf": unique}
 
 
+def has_type(schema: Schema, name: str) -> bool:
+    """``name in types_of(schema)``, without building the set (this runs once or more per node)."""
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return declared == name
+    return isinstance(declared, list) and name in declared
+
+
 def types_of(schema: Schema) -> set[str]:
     """The names in ``schema["type"]`` (a string or a list), else the empty set."""
     declared = schema.get("type")
@@ -123,7 +137,7 @@ def types_of(schema: Schema) -> set[str]:
 
 def accepts_null(schema: Schema) -> bool:
     """True when ``schema`` visibly admits ``null`` (by type, enum, const or an anyOf branch)."""
-    if "null" in types_of(schema) or schema.get("const", 0) is None:
+    if has_type(schema, "null") or schema.get("const", 0) is None:
         return True
     if None in schema.get("enum", ()):
         return True
@@ -149,7 +163,9 @@ def map_children(schema: Schema, at: Location, visit: Callable[[Any, Location], 
     """
     out: Schema = {}
     for key, value in schema.items():
-        if key in _ONE and isinstance(value, dict):
+        if key not in _SUBSCHEMA_KEYWORDS:
+            out[key] = value  # most keywords (type, description, enum, ...) hold no subschema
+        elif key in _ONE and isinstance(value, dict):
             out[key] = visit(value, (*at, key))
         elif key in _MANY and isinstance(value, list):
             out[key] = [visit(v, (*at, key, i)) for i, v in enumerate(value)]
@@ -160,24 +176,40 @@ def map_children(schema: Schema, at: Location, visit: Callable[[Any, Location], 
     return out
 
 
-def children(schema: Schema, at: Location = ()) -> Iterator[tuple[Location, Any]]:
+def children(schema: Schema, at: Location = ()) -> list[tuple[Location, Any]]:
     """The direct subschemas of ``schema`` (booleans included), with their locations."""
+    found: list[tuple[Location, Any]] = []
     for key, value in schema.items():
         if key in _ONE:
-            yield (*at, key), value
+            found.append(((*at, key), value))
         elif key in _MANY and isinstance(value, list):
-            yield from (((*at, key, i), item) for i, item in enumerate(value))
+            found.extend(((*at, key, i), item) for i, item in enumerate(value))
         elif key in _NAMED and isinstance(value, dict):
-            yield from (((*at, key, name), item) for name, item in value.items())
+            found.extend(((*at, key, name), item) for name, item in value.items())
+    return found
+
+
+def subschemas(schema: Schema) -> list[tuple[str, Any]]:
+    """``children`` without the locations: each direct subschema with the keyword it sits under."""
+    found: list[tuple[str, Any]] = []
+    for key, value in schema.items():
+        if key in _ONE:
+            found.append((key, value))
+        elif key in _MANY and isinstance(value, list):
+            found.extend((key, item) for item in value)
+        elif key in _NAMED and isinstance(value, dict):
+            found.extend((key, item) for item in value.values())
+    return found
 
 
 def iter_schemas(schema: Any, at: Location = ()) -> Iterator[tuple[Location, Schema]]:
-    """Every dict subschema of ``schema`` (itself first), with its location."""
-    if not isinstance(schema, dict):
-        return
-    yield at, schema
-    for where, child in children(schema, at):
-        yield from iter_schemas(child, where)
+    """Every dict subschema of ``schema`` (itself first, then depth-first), with its location."""
+    todo = [(at, schema)]  # a stack, not nested generators: each level of those costs every item passed up
+    while todo:
+        where, node = todo.pop()
+        if isinstance(node, dict):
+            yield where, node
+            todo.extend(reversed(children(node, where)))
 
 
 def recursive_defs(root: Schema) -> list[str]:

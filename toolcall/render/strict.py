@@ -24,11 +24,11 @@ from toolcall.render.schema import (
     as_schema,
     distinct,
     enum_groups,
+    has_type,
     json_type,
     map_children,
     recursive_defs,
     tuple_items,
-    types_of,
 )
 
 __all__ = ["strict_schema"]
@@ -60,7 +60,7 @@ class _Strict:
         schema = carry(self.profile, schema, at, self.losses)
         self.check_typed(schema, at)
         schema = map_children(schema, at, self.node)
-        if "object" in types_of(schema):
+        if has_type(schema, "object"):
             schema = self.close(schema)
         return _lift_ref(schema)
 
@@ -95,7 +95,7 @@ class _Strict:
 
     def check_open(self, schema: Schema, at: Location) -> None:
         """Record a fallback for an object that admits keys the schema does not name."""
-        if not ("object" in types_of(schema) or "properties" in schema):
+        if not (has_type(schema, "object") or "properties" in schema):
             return
         extra = schema.get("additionalProperties")
         opened = "patternProperties" in schema or schema.get("unevaluatedProperties", False) is not False
@@ -111,13 +111,13 @@ class _Strict:
 
     def check_typed(self, schema: Schema, at: Location) -> None:
         """Record a fallback for a value of unknown type, or an array of them."""
-        if not any(k in schema for k in _TYPING):
+        if schema.keys().isdisjoint(_TYPING):
             self.losses.fallback(
                 at,
                 f"a value of any type (Any, object, an unbounded TypeVar or no annotation) cannot be expressed "
                 f"in {self.profile.label}; annotate a concrete type ({_NON_STRICT})",
             )
-        elif "array" in types_of(schema) and not isinstance(schema.get("items"), dict):
+        elif has_type(schema, "array") and not isinstance(schema.get("items"), dict):
             self.losses.fallback(
                 at, f"an array without an item type cannot be expressed in {self.profile.label} ({_NON_STRICT})"
             )
