@@ -83,11 +83,15 @@ MESSAGE_DIFFERENCES: Final[dict[tuple[str, str, str | None], str]] = {
 class AnalysisPlugin(Plugin):
     """Calls ``collect_tool`` for every ``@toolcall.tool`` mypy checks; results keyed by (module, tool name)."""
 
-    def __init__(self, options: Options) -> None:
+    def __init__(self, options: Options, *, shared_sources: bool = True) -> None:
         super().__init__(options)
         options.include_docstrings = True
         self.collected: dict[tuple[str, str], Collected] = {}
         self.providers: dict[str, tuple[str, ...]] = {}
+        # One Sources per module, as the plugin's hooks keep it: a module's tools share its parsed
+        # files and the class nodes built for earlier tools. Off: a fresh one per tool.
+        self.shared_sources = shared_sources
+        self.sources: dict[str, source.Sources] = {}
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return {TOOL: self._tool, USE_TYPES: self._use_types}.get(fullname)
@@ -115,8 +119,14 @@ class AnalysisPlugin(Plugin):
                 path=ctx.api.path,
                 providers=self.providers.get(module, ()),
                 context=decorator.decorators[0],  # tool-level findings go to the @tool line, as the hooks do
+                sources=self._sources(module, ctx.api.path),
             )
         return ctx.default_return_type
+
+    def _sources(self, module: str, path: str) -> source.Sources | None:
+        if not self.shared_sources:
+            return None
+        return self.sources.setdefault(module, source.Sources(module, path))
 
     def _use_types(self, ctx: FunctionContext) -> Type:
         module = ctx.api.tree.fullname  # type: ignore[attr-defined]
@@ -131,7 +141,11 @@ class AnalysisPlugin(Plugin):
 
 
 def analyze(
-    sources: list[tuple[str, str]], *, cache_dir: str = os.devnull, python_version: tuple[int, int] | None = None
+    sources: list[tuple[str, str]],
+    *,
+    cache_dir: str = os.devnull,
+    python_version: tuple[int, int] | None = None,
+    shared_sources: bool = True,
 ) -> tuple[dict[tuple[str, str], Collected], list[str]]:
     """Run mypy over ``(path, module)`` pairs with the test plugin: the collected tools and mypy's messages."""
     options = Options()
@@ -139,7 +153,7 @@ def analyze(
     options.cache_dir = cache_dir
     options.python_version = python_version or sys.version_info[:2]
     options.show_traceback = True
-    plugin = AnalysisPlugin(options)
+    plugin = AnalysisPlugin(options, shared_sources=shared_sources)
     result = build.build([BuildSource(path, module) for path, module in sources], options, extra_plugins=[plugin])
     return plugin.collected, result.errors
 
@@ -169,6 +183,20 @@ def static() -> dict[tuple[str, str], Collected]:
     collected, errors = analyze([(module_path(m), m) for m in modules])
     assert not [e for e in errors if "error:" in e and "toolcall" in e], errors
     return collected
+
+
+def test_tools_sharing_a_module_s_sources_get_what_each_gets_alone(static: dict[tuple[str, str], Collected]) -> None:
+    """What a tool's analysis reuses from the module's earlier tools changes nothing: IR, findings, their nodes."""
+    modules = [*DIFFERENTIAL_MODULES, f"{analysis_cases.__name__}.shared"]
+    alone, _ = analyze([(module_path(m), m) for m in modules], shared_sources=False)
+    assert sorted(alone) == sorted(static)
+    for key, collected in alone.items():
+        shared = static[key]
+        as_json = [None if c.tool is None else ir.to_json(c.tool) for c in (collected, shared)]
+        assert as_json[0] == as_json[1], key
+        assert [(f.finding, f.context.line) for f in collected.findings] == [
+            (f.finding, f.context.line) for f in shared.findings
+        ], key
 
 
 def runtime(module: str, name: str) -> Any:

@@ -14,7 +14,9 @@ mypy plugin read docstrings the same way. Google (``Args:``), NumPy
 
 from __future__ import annotations
 
+import functools
 import inspect
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -44,6 +46,8 @@ def clean_entry(text: str | None) -> str | None:
     """Normalise one entry: lines joined with single spaces, paragraphs kept; ``None`` if empty."""
     if not text:
         return None
+    if "\n" not in text:  # one line, one paragraph (most entries): cleandoc would change nothing split() does not
+        return " ".join(text.split()) or None
     paragraphs = [" ".join(part.split()) for part in inspect.cleandoc(text).split("\n\n")]
     joined = "\n\n".join(p for p in paragraphs if p)
     return joined or None
@@ -51,43 +55,109 @@ def clean_entry(text: str | None) -> str | None:
 
 def parse_docstring(text: str | None) -> ParsedDocstring:
     """Parse a function docstring into its description and parameter entries."""
-    parsed = _parse(text)
-    if parsed is None:
-        return ParsedDocstring()
-    params: dict[str, str] = {}
-    for meta in parsed.meta:
-        if meta.args and meta.args[0] in _PARAM_KINDS:
-            _add_entry(params, meta)
-    return ParsedDocstring(_description(parsed), params)
+    read = _read(text)
+    return ParsedDocstring(read.description, dict(read.params))
 
 
 def attribute_docs(text: str | None) -> dict[str, str]:
     """The attribute entries of a class docstring (Google/NumPy ``Attributes``, Sphinx ``:ivar x:``)."""
-    parsed = _parse(text)
-    entries: dict[str, str] = {}
-    if parsed is not None:
-        for meta in parsed.meta:
-            if meta.args and meta.args[0] in _ATTRIBUTE_KINDS:
-                _add_entry(entries, meta)
-    return entries
+    return dict(_read(text).attributes)
 
 
 def description_of(text: str | None) -> str:
     """Only the description of a docstring (``""`` when there is none)."""
-    parsed = _parse(text)
-    return "" if parsed is None else _description(parsed)
+    return _read(text).description
 
 
-def _parse(text: str | None) -> Any:
+@dataclass(frozen=True)
+class _Read:
+    """Everything the rules take from one docstring text, as immutable pairs in the docstring's order."""
+
+    description: str = ""
+    params: tuple[tuple[str, str], ...] = ()
+    attributes: tuple[tuple[str, str], ...] = ()
+
+
+_NOTHING: Final = _Read()
+
+
+def _read(text: str | None) -> _Read:
     if not text or not text.strip():
-        return None
+        return _NOTHING
+    return _read_text(text)
+
+
+@functools.lru_cache(maxsize=4096)
+def _read_text(text: str) -> _Read:
+    # Cached by text: a class docstring is read for each tool that uses the class, and once
+    # parsed, it gives the description, the parameters and the attributes alike.
+    parsed = _parse(text)
+    params: dict[str, str] = {}
+    attributes: dict[str, str] = {}
+    for meta in parsed.meta:
+        kind = meta.args[0] if meta.args else None
+        if kind in _PARAM_KINDS:
+            _add_entry(params, meta)
+        elif kind in _ATTRIBUTE_KINDS:
+            _add_entry(attributes, meta)
+    return _Read(_description(parsed), tuple(params.items()), tuple(attributes.items()))
+
+
+def _parse(text: str) -> Any:
     import docstring_parser  # only the introspection path pays for it
 
     try:
-        return docstring_parser.parse(text)
+        return _parse_any_style(text)
     except docstring_parser.ParseError:
         # A docstring no style understands still has a description: all of it.
         return _Plain(inspect.cleandoc(text))
+
+
+# docstring_parser's styles in the order its AUTO style tries them, each with a pattern that every
+# section the style recognises matches (a superset: a ReST field, the line of a Google title, a NumPy
+# underline or directive, an Epydoc field). A style whose pattern the text lacks finds no section and
+# raises nothing.
+_STYLE_HINTS: Final = {
+    "REST": re.compile(r"^\s*:", re.MULTILINE),
+    "GOOGLE": re.compile(r":\s*$", re.MULTILINE),
+    "NUMPYDOC": re.compile(r"^\s*(?:-|\.\.)", re.MULTILINE),
+    "EPYDOC": re.compile(r"^\s*@", re.MULTILINE),
+}
+
+
+def _parse_any_style(text: str) -> Any:
+    """``docstring_parser.parse(text)`` (AUTO style: the first style with the most sections), trying fewer styles.
+
+    Only the styles whose pattern the text has can find sections; when none does, every style finds
+    none and the first that parses wins, which is the first style without its pattern if no hinted
+    one before it parses. Most docstrings are in one style, so one parse instead of four.
+    """
+    import docstring_parser
+
+    hinted = [name for name, hint in _STYLE_HINTS.items() if hint.search(text) is not None]
+    parsed: dict[str, Any] = {}
+    error: Exception | None = None
+    for name in hinted:
+        try:
+            parsed[name] = _parse_style(text, name)
+        except docstring_parser.ParseError as exc:
+            error = exc
+    best = max(parsed.values(), key=lambda result: len(result.meta), default=None)
+    if best is not None and best.meta:
+        return best  # max keeps the first of equals, and parsed is in AUTO's order
+    for name in _STYLE_HINTS:
+        if name in parsed:
+            return parsed[name]
+        if name not in hinted:
+            return _parse_style(text, name)
+    assert error is not None  # every style is hinted and raised: AUTO raises the last error
+    raise error
+
+
+def _parse_style(text: str, name: str) -> Any:
+    import docstring_parser
+
+    return docstring_parser.parse(text, style=docstring_parser.DocstringStyle[name])
 
 
 class _Plain:

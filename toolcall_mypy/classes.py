@@ -15,9 +15,10 @@ from mypy.nodes import TypeInfo
 
 from toolcall.docstrings import attribute_docs, description_of
 from toolcall_mypy import source
-from toolcall_mypy.source import ModuleSource, Sources, Src
+from toolcall_mypy.source import Bindings, ModuleSource, Sources, Src
 
 __all__ = [
+    "Bindings",
     "ClassSource",
     "class_description",
     "class_source",
@@ -30,7 +31,6 @@ __all__ = [
 ]
 
 ClassSource = tuple[ModuleSource, ast.ClassDef]
-Bindings = tuple[tuple[str, Src | None], ...]
 
 # Modules whose classes have no source worth reading (stubs, or the typing machinery itself).
 _SKIPPED_MODULES: Final = frozenset({"builtins", "typing", "typing_extensions", "abc", "enum", "collections.abc"})
@@ -83,15 +83,15 @@ def typeddict_lineage(own: ClassSource) -> list[ClassSource]:
 def mro_lineage(sources: Sources, info: TypeInfo) -> list[ClassSource]:
     """Classes of the MRO with annotations of their own, bases first (runtime ``_mro_lineage``)."""
     found = (class_source(sources, klass) for klass in reversed(info.mro))
-    return [entry for entry in found if entry is not None and source.has_annotations(entry[1])]
+    return [entry for entry in found if entry is not None and entry[0].class_body(entry[1]).has_annotations()]
 
 
 def field_docs(lineage: list[ClassSource]) -> dict[str, str]:
     """Field descriptions over a class lineage, a subclass's over its bases' (runtime ``field_docs``)."""
     docs: dict[str, str] = {}
-    for _, node in lineage:
+    for where, node in lineage:
         docs.update(attribute_docs(source.class_docstring(node)))
-        docs.update(source.field_docs_in_body(node))
+        docs.update(where.class_body(node).field_docs())
     return docs
 
 
@@ -102,7 +102,7 @@ def field_annotation(lineage: list[ClassSource], name: str, own: ClassSource | N
     arguments) apply to the annotations of ``own`` only.
     """
     for where, node in reversed(lineage):
-        statement = source.class_field(node, name)
+        statement = where.class_body(node).field(name)
         if isinstance(statement, ast.AnnAssign):
             own_class = own is not None and node is own[1]
             return Src(statement.annotation, where, bindings if own_class else ())
@@ -114,6 +114,6 @@ def declaration_order(lineage: list[ClassSource], names: list[str], annotated: b
 
     Names no body declares keep mypy's order, after the others.
     """
-    declared = [name for _, node in lineage for name in source.declared_names(node, annotated)]
+    declared = [name for where, node in lineage for name in where.class_body(node).declared_names(annotated)]
     order = {name: index for index, name in reversed(list(enumerate(declared)))}
     return sorted(names, key=lambda name: order.get(name, len(order)))

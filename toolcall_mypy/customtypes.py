@@ -19,7 +19,7 @@ from mypy.types import Instance, NoneType, Type, get_proper_type
 from toolcall import ir
 from toolcall.custom import COERCE_ATTRIBUTE, SCHEMA_ATTRIBUTE, TypeProvider, class_ref, provider_instance, resolve_ref
 from toolcall.defaults import NotJson
-from toolcall_mypy import classes, source
+from toolcall_mypy import classes
 from toolcall_mypy.defaults import Env, Unreadable, from_ast, short
 from toolcall_mypy.source import Sources, Src
 
@@ -37,7 +37,7 @@ def self_described(
         return None
     where = f"{info.fullname}.{SCHEMA_ATTRIBUTE}"
     found = classes.class_source(sources, owner)
-    statement = source.class_field(found[1], SCHEMA_ATTRIBUTE) if found is not None else None
+    statement = found[0].class_body(found[1]).field(SCHEMA_ATTRIBUTE) if found is not None else None
     value = statement.value if statement is not None else None
     if found is None or value is None:
         raise fail(f"{where}: the plugin reads it from the class body; assign it a dict literal there")

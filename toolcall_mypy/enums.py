@@ -12,19 +12,27 @@ from __future__ import annotations
 import ast
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from mypy.nodes import TypeInfo, Var
 from mypy.types import Instance, get_proper_type
 
 from toolcall import ir
 from toolcall.defaults import NotJson
-from toolcall_mypy import classes, source
+from toolcall_mypy import classes
 from toolcall_mypy.defaults import Env, Unreadable, from_ast, short
 from toolcall_mypy.source import Sources, Src
 
 __all__ = ["Enums"]
 
-_Values = dict[str, tuple[ir.JsonValue, str]]  # member -> (value, its text for messages)
+_Values = dict[str, tuple[ir.JsonValue, str]]  # member -> (value, its text for messages); never changed once read
+
+
+@dataclass(frozen=True)
+class _Inferred:
+    """An Enum's member values, all inferred by mypy, for every walk of the module (``Sources.shared``)."""
+
+    values: _Values
 
 
 class Enums:
@@ -39,11 +47,12 @@ class Enums:
         self._env = env
         self._fail = fail
         self._infos: dict[str, TypeInfo] = {}
+        self.meetings: list[TypeInfo] = []  # each time a class was met, in order (for nodes shared between walks)
         self._values: dict[str, _Values] = {}
 
     def node(self, info: TypeInfo, values: tuple[ir.JsonScalar, ...] | None = None) -> ir.EnumType:
         """The ``EnumType`` of ``info``: every member, or only ``values`` (the members a ``Literal`` lists)."""
-        self._infos[info.fullname] = info
+        self.meet(info)
         if values is None:
             values = tuple(value for _, value in self._members(info))
         return ir.EnumType(classes.info_ref(info), values, classes.class_description(self._sources, info))
@@ -52,15 +61,20 @@ class Enums:
         """The Enum class named ``fullname`` this walk met (``scalar`` or ``node`` was called for it)."""
         return self._infos[fullname]
 
+    def meet(self, info: TypeInfo) -> None:
+        """Count ``info`` as met (also for a node another walk built, which met it)."""
+        self._infos[info.fullname] = info
+        self.meetings.append(info)
+
     def scalar(self, info: TypeInfo, member: str) -> ir.JsonScalar:
         """The value of one member, which must be a JSON scalar."""
-        self._infos[info.fullname] = info
+        self.meet(info)
         value, text = self._member(info, member)
         return self._checked(info, member, value, text)
 
     def value(self, info: TypeInfo, member: str) -> ir.JsonValue:
         """The value of a member a default names; raises ``Unreadable`` when it cannot be read."""
-        self._infos[info.fullname] = info
+        self.meet(info)
         try:
             return self._member(info, member)[0]
         except Exception:  # the walker's failure, here only a reason the default cannot be read
@@ -98,24 +112,38 @@ class Enums:
     def _read(self, info: TypeInfo) -> _Values:
         cached = self._values.get(info.fullname)
         if cached is None:
-            cached = self._values[info.fullname] = self._read_class(info)
+            cached = self._values[info.fullname] = self._read_shared(info)
         return cached
 
-    def _read_class(self, info: TypeInfo) -> _Values:
+    def _read_shared(self, info: TypeInfo) -> _Values:
+        """The members' values; when mypy inferred them all, the module's other walks reuse them."""
+        key = ("enum values", info.fullname)
+        shared = self._sources.shared.get(key)
+        if isinstance(shared, _Inferred):
+            return shared.values
+        values, inferred = self._read_class(info)
+        if inferred:  # nothing was evaluated with this walk (its Enum classes met, its path for messages)
+            self._sources.shared[key] = _Inferred(values)
+        return values
+
+    def _read_class(self, info: TypeInfo) -> tuple[_Values, bool]:
+        """The members' values, and whether mypy inferred every one."""
         own = classes.class_source(self._sources, info)
         lineage = [own] if own is not None else []
         values: _Values = {}
+        inferred = True
         for name in classes.declaration_order(lineage, info.enum_members, annotated=False):
             known = _inferred_value(info, name)
             if known is not None:
                 values[name] = known
                 continue
-            statement = source.class_field(own[1], name) if own is not None else None
+            inferred = False
+            statement = own[0].class_body(own[1]).field(name) if own is not None else None
             expr = statement.value if statement is not None else None
             if own is None or expr is None:
                 raise self._fail(f"the plugin cannot read the value of {info.fullname}.{name}; write it as a literal")
             values[name] = (self._from_source(info, name, Src(expr, own[0]), values), ast.unparse(expr))
-        return values
+        return values, inferred
 
     def _from_source(self, info: TypeInfo, name: str, expr: Src, before: _Values) -> ir.JsonValue:
         if isinstance(expr.expr, ast.Call) and expr.module.dotted(expr.expr.func) == "enum.auto":

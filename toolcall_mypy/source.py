@@ -28,7 +28,7 @@ import itertools
 import math
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final, Union
 
@@ -37,13 +37,14 @@ from toolcall.docstrings import clean_entry
 from toolcall.params import Param
 
 __all__ = [
+    "NO_CONSTRAINTS",
+    "ClassBody",
     "Metadata",
     "ModuleSource",
     "Sources",
     "Src",
     "class_docstring",
     "declared_description",
-    "field_docs_in_body",
     "is_injected",
     "literal_items",
     "parse",
@@ -92,8 +93,10 @@ _PARAM_ARGUMENTS: Final = (
     "wire",
 )
 _MAX_HOPS: Final = 16  # alias chains and re-exports followed at most this far
+_STATEMENT_FIELDS: Final = ("body", "orelse", "finalbody")  # the fields of a statement that hold statements
 
 Definition = Union[ast.stmt, "ModuleSource"]  # a statement, or a whole module (``import x``)
+Bindings = tuple[tuple[str, Union["Src", None]], ...]  # type parameter names -> their written arguments
 
 
 # -- files -------------------------------------------------------------------------------------
@@ -130,6 +133,19 @@ class Sources:
         self._known = {module: path}
         self._roots = [root for root in (_package_root(module, path),) if root is not None]
         self._loaded: dict[str, ModuleSource | None] = {}
+        # ``read_metadata`` by the items it reads; the trees are fixed while this object lives.
+        self.metadata: dict[tuple[tuple[ast.expr, ModuleSource], ...], Metadata] = {}
+        # What one tool's walk found that the module's other tools reuse: class nodes and Enum values
+        # (``toolcall_mypy.types``, ``toolcall_mypy.enums``), keyed by kind and class name.
+        self.shared: dict[Hashable, object] = {}
+        self._asked: set[Hashable] = set()
+
+    def first(self, key: Hashable) -> bool:
+        """Whether ``key`` is asked about for the first time (for work done once while these sources live)."""
+        if key in self._asked:
+            return False
+        self._asked.add(key)
+        return True
 
     def module(self, name: str) -> ModuleSource | None:
         """The source of module ``name``, or ``None``."""
@@ -186,6 +202,16 @@ class ModuleSource:
         for statement in _top_level(tree.body):
             self._bind(statement)
         self._functions: dict[tuple[int, str], ast.FunctionDef | ast.AsyncFunctionDef] | None = None
+        self._bindings: dict[str, list[ast.stmt]] | None = None  # name -> the top-level statements binding it
+        self._classes: dict[str, ast.ClassDef | None] = {}  # qualname -> class statement
+        self._bodies: dict[ast.ClassDef, ClassBody] = {}  # a class statement (by identity) -> its index
+        self._single: dict[str, ast.Assign | ast.AnnAssign | None] = {}  # name -> its single binding
+        self._rebound: frozenset[str] | None = None
+        # By expression node (each stays in its tree, unchanged, while this object lives):
+        self._dotted: dict[ast.expr, str | None] = {}
+        self._aliases: dict[ast.expr, Src | None] = {}  # a name -> the plain alias value it names
+        self._descriptions: dict[tuple[ast.expr, Bindings], str | None] = {}  # an annotation -> its description
+        self._peeled: dict[ast.expr, tuple[Src | None, Levels]] = {}  # an annotation -> what ``peel`` gives
 
     def _bind(self, statement: ast.stmt) -> None:
         if isinstance(statement, ast.Import):
@@ -214,6 +240,13 @@ class ModuleSource:
 
     def dotted(self, expr: ast.expr) -> str | None:
         """The dotted name ``expr`` stands for (``"typing.Annotated"``), from imports and module names."""
+        try:
+            return self._dotted[expr]  # asked for the same annotation by each reading of it
+        except KeyError:
+            found = self._dotted[expr] = self._find_dotted(expr)
+            return found
+
+    def _find_dotted(self, expr: ast.expr) -> str | None:
         if isinstance(expr, ast.Name):
             imported = self._imports.get(expr.id)
             if imported is not None:
@@ -223,6 +256,26 @@ class ModuleSource:
             base = self.dotted(expr.value)
             return None if base is None else f"{base}.{expr.attr}"
         return None
+
+    def alias_value(self, expr: ast.Name | ast.Attribute) -> Src | None:
+        """The value of the plain alias a name of this module refers to (see ``plain_alias``), or ``None``."""
+        try:
+            return self._aliases[expr]
+        except KeyError:
+            found = self._aliases[expr] = self._find_alias_value(expr)
+            return found
+
+    def _find_alias_value(self, expr: ast.Name | ast.Attribute) -> Src | None:
+        found = self.resolve(expr)
+        if found is None or isinstance(found[1], ModuleSource):
+            return None
+        where, statement = found
+        if isinstance(statement, ast.AnnAssign) and where.dotted(statement.annotation) not in TYPE_ALIAS:
+            return None
+        value = assigned_value(statement) if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
+        if value is None or not isinstance(value, (ast.Name, ast.Attribute, ast.Subscript, ast.BinOp, ast.Constant)):
+            return None
+        return Src(value, where)
 
     def lookup(self, name: str, hops: int = 0) -> tuple[ModuleSource, Definition] | None:
         """Where module-level ``name`` is defined: following imports into other modules' files."""
@@ -263,16 +316,28 @@ class ModuleSource:
 
     def function(self, line: int, name: str) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
         """The ``def`` named ``name`` whose ``def`` keyword is on ``line``."""
+        return self._function_index().get((line, name))
+
+    def functions(self) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+        """Every ``def`` of the module, nested ones too, in source order."""
+        return list(self._function_index().values())
+
+    def _function_index(self) -> dict[tuple[int, str], ast.FunctionDef | ast.AsyncFunctionDef]:
         if self._functions is None:
             self._functions = {
                 (node.lineno, node.name): node
-                for node in ast.walk(self.tree)
+                for node in _statements(self.tree.body)
                 if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))
             }
-        return self._functions.get((line, name))
+        return self._functions
 
     def class_def(self, qualname: str) -> ast.ClassDef | None:
         """The class statement of ``qualname`` (``"Outer.Inner"``), at module level or nested in classes."""
+        if qualname not in self._classes:
+            self._classes[qualname] = self._find_class(qualname)
+        return self._classes[qualname]
+
+    def _find_class(self, qualname: str) -> ast.ClassDef | None:
         body: list[ast.stmt] = self.tree.body
         found: ast.ClassDef | None = None
         for part in qualname.split("."):
@@ -282,21 +347,45 @@ class ModuleSource:
             body = found.body
         return found
 
+    def class_body(self, node: ast.ClassDef) -> ClassBody:
+        """The index of a class statement of this module's tree."""
+        body = self._bodies.get(node)
+        if body is None:
+            body = self._bodies[node] = ClassBody(node)
+        return body
+
     def single_binding(self, name: str) -> ast.Assign | ast.AnnAssign | None:
         """The one module-level assignment of ``name``, when nothing else in the module rebinds it."""
+        if name not in self._single:
+            self._single[name] = self._find_single_binding(name)
+        return self._single[name]
+
+    def _find_single_binding(self, name: str) -> ast.Assign | ast.AnnAssign | None:
         statements = [s for s in _top_level(self.tree.body) if name in _bound_names(s) or _rebinds(s, name)]
-        rebound = any(
-            (isinstance(node, ast.Global) and name in node.names)
-            or (isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name) and node.target.id == name)
-            for node in ast.walk(self.tree)
-        )
-        if rebound or len(statements) != 1 or not isinstance(statements[0], (ast.Assign, ast.AnnAssign)):
+        if name in self._rebound_anywhere() or len(statements) != 1:
             return None
-        return statements[0]
+        return statements[0] if isinstance(statements[0], (ast.Assign, ast.AnnAssign)) else None
+
+    def _rebound_anywhere(self) -> frozenset[str]:
+        """The names a ``global`` statement or an augmented assignment rebinds, anywhere in the module."""
+        if self._rebound is None:
+            names: set[str] = set()
+            for node in ast.walk(self.tree):
+                if isinstance(node, ast.Global):
+                    names.update(node.names)
+                elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
+                    names.add(node.target.id)
+            self._rebound = frozenset(names)
+        return self._rebound
 
     def statement(self, name: str, line: int) -> ast.stmt | None:
         """The module-level statement binding ``name``, preferably the one on ``line``."""
-        candidates = [s for s in _top_level(self.tree.body) if name in _bound_names(s)]
+        if self._bindings is None:
+            self._bindings = {}
+            for statement in _top_level(self.tree.body):
+                for bound in _bound_names(statement):
+                    self._bindings.setdefault(bound, []).append(statement)
+        candidates = self._bindings.get(name, [])
         return next((s for s in candidates if s.lineno == line), candidates[0] if candidates else None)
 
 
@@ -316,6 +405,20 @@ def _top_level(body: list[ast.stmt]) -> Iterator[ast.stmt]:
             yield from _top_level(statement.body)
         else:
             yield statement
+
+
+def _statements(body: list[ast.stmt]) -> Iterator[ast.stmt]:
+    """Every statement of a body, nested ones too; expressions are skipped (a ``def`` is never inside one)."""
+    for statement in body:
+        yield statement
+        for field in _STATEMENT_FIELDS:
+            nested = getattr(statement, field, None)
+            if nested:
+                yield from _statements(nested)
+        for handler in getattr(statement, "handlers", ()):
+            yield from _statements(handler.body)
+        for case in getattr(statement, "cases", ()):  # ``match``
+            yield from _statements(case.body)
 
 
 def _bound_names(statement: ast.stmt) -> tuple[str, ...]:
@@ -358,7 +461,7 @@ def assigned_value(statement: ast.stmt | None) -> ast.expr | None:
 # -- annotations -------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Src:
     """An annotation expression, the module it is written in, and its alias/class type parameters."""
 
@@ -409,30 +512,50 @@ def _parsed_string(src: Src) -> Src | None:
         return None
 
 
-def peel(src: Src | None) -> tuple[Src | None, list[list[Src]]]:
+Levels = tuple[tuple["Src", ...], ...]  # the metadata of each ``Annotated`` layer, outermost first
+
+
+def peel(src: Src | None) -> tuple[Src | None, Levels]:
     """Strip ``Annotated``, string quotes, TypedDict qualifiers and bound type parameters.
 
     Returns the inner expression and the metadata of each ``Annotated``
     layer, outermost first.
     """
-    levels: list[list[Src]] = []
+    if src is None or src.bindings:
+        return _peel(src)
+    memo = src.module._peeled  # each annotation is peeled for its schema, its description and Injected
+    found = memo.get(src.expr)
+    if found is None:
+        found = memo[src.expr] = _peel(src)
+    return found
+
+
+def _peel(src: Src | None) -> tuple[Src | None, Levels]:
+    levels: list[tuple[Src, ...]] = []
     for _ in range(_MAX_HOPS):
         if src is None:
             break
-        bound = _bound(src)
-        if bound is not False:
+        expr = src.expr
+        if isinstance(expr, ast.Name):
+            bound = _bound(src) if src.bindings else False
+            if bound is False:
+                break
             src = bound if isinstance(bound, Src) else None
-        elif isinstance(src.expr, ast.Constant) and isinstance(src.expr.value, str):
+        elif isinstance(expr, ast.Constant) and isinstance(expr.value, str):
             src = _parsed_string(src)
-        elif src.is_subscript_of(ANNOTATED):
-            base, *items = src.elements()
-            levels.append(items)
-            src = base
-        elif src.is_subscript_of(QUALIFIERS):
-            src = src.elements()[0]
+        elif isinstance(expr, ast.Subscript):
+            subscripted = src.dotted()
+            if subscripted in ANNOTATED:
+                base, *items = src.elements()
+                levels.append(tuple(items))
+                src = base
+            elif subscripted in QUALIFIERS:
+                src = src.elements()[0]
+            else:
+                break
         else:
             break
-    return src, levels
+    return src, tuple(levels)
 
 
 def plain_alias(src: Src | None) -> Src | None:
@@ -441,18 +564,11 @@ def plain_alias(src: Src | None) -> Src | None:
     A ``TypeAliasType(...)`` or ``type X = ...`` alias is no plain alias: at
     run time it stays an object of its own.
     """
-    if src is None or not isinstance(src.expr, (ast.Name, ast.Attribute)) or _bound(src) is not False:
+    if src is None or not isinstance(src.expr, (ast.Name, ast.Attribute)):
         return None
-    found = src.module.resolve(src.expr)
-    if found is None or isinstance(found[1], ModuleSource):
+    if src.bindings and _bound(src) is not False:
         return None
-    where, statement = found
-    if isinstance(statement, ast.AnnAssign) and where.dotted(statement.annotation) not in TYPE_ALIAS:
-        return None
-    value = assigned_value(statement) if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
-    if value is None or not isinstance(value, (ast.Name, ast.Attribute, ast.Subscript, ast.BinOp, ast.Constant)):
-        return None
-    return Src(value, where)
+    return src.module.alias_value(src.expr)
 
 
 def alias_value(where: ModuleSource, name: str, line: int, params: list[str], use: Src | None) -> Src | None:
@@ -532,25 +648,48 @@ class Metadata:
     problems: tuple[str, ...] = ()
 
 
-def read_metadata(levels: list[list[Src]]) -> Metadata:
+NO_CONSTRAINTS: Final = ir.Constraints()
+_NO_METADATA: Final = Metadata(NO_CONSTRAINTS)
+
+
+def read_metadata(levels: Sequence[Sequence[Src]]) -> Metadata:
     """Merge metadata layers given outermost first (``Annotated`` nesting flattens inner items first)."""
-    constraints = ir.Constraints()
+    items = [item for level in reversed(levels) for item in level] if levels else []
+    if not items:
+        return _NO_METADATA
+    # Read once per tool module: a parameter's annotation is read for its schema, its description and
+    # whether it is injected, a class field's for each tool that uses the class.
+    memo = items[0].module.sources.metadata
+    key = tuple([(item.expr, item.module) for item in items])
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = _merged_metadata(items)
+    return found
+
+
+def _merged_metadata(items: list[Src]) -> Metadata:
+    constraints = NO_CONSTRAINTS
     description: str | None = None
     string_integer = injected = False
     problems: list[str] = []
-    for item in (item for level in reversed(levels) for item in level):
+    for item in items:
         kind, target = _metadata_kind(item)
         if kind == "injected":
             injected = True
         elif kind == "param" and isinstance(target, ast.Call):
             param = _param(item.at(target), problems)
             if param is not None:
-                constraints = constraints.merged(_param_constraints(param))
+                constraints = _merged(constraints, _param_constraints(param))
                 description = param.description if param.description is not None else description
                 string_integer = string_integer or param.wire == "string_integer"
         elif kind is not None and isinstance(target, ast.Call):
-            constraints = constraints.merged(_annotated_types(item.at(target), kind, problems))
+            constraints = _merged(constraints, _annotated_types(item.at(target), kind, problems))
     return Metadata(constraints, description, string_integer, injected, tuple(problems))
+
+
+def _merged(base: ir.Constraints, later: ir.Constraints) -> ir.Constraints:
+    empty = base is NO_CONSTRAINTS or base == NO_CONSTRAINTS
+    return later if empty else base.merged(later)  # merging onto nothing gives ``later``
 
 
 def _metadata_kind(item: Src, hops: int = 0) -> tuple[str | None, ast.expr]:
@@ -660,7 +799,19 @@ def declared_description(src: Src | None) -> str | None:
     Looked for on the annotation, through ``Annotated``, TypedDict qualifiers,
     plain aliases and a union with one non-``None`` option; ``""`` means none.
     """
+    if src is None:
+        return None
+    memo = src.module._descriptions  # a class field's annotation is read again for each tool using the class
+    key = (src.expr, src.bindings)
+    if key not in memo:
+        memo[key] = _declared_description(src)
+    return memo[key]
+
+
+def _declared_description(src: Src | None) -> str | None:
     for _ in range(_MAX_HOPS):
+        if src is None:
+            return None
         src, levels = peel(src)
         if levels:
             found = read_metadata(levels).description
@@ -679,7 +830,7 @@ def declared_description(src: Src | None) -> str | None:
 
 def is_injected(src: Src | None) -> bool:
     """Whether the outermost ``Annotated`` of a parameter's annotation holds ``toolcall.Injected``."""
-    levels: list[list[Src]] = []
+    levels: list[tuple[Src, ...]] = []
     for _ in range(_MAX_HOPS):
         src, found = peel(src)
         levels.extend(found)
@@ -687,7 +838,7 @@ def is_injected(src: Src | None) -> bool:
         if follow is None:
             break
         src = follow
-    return read_metadata(levels).injected
+    return bool(levels) and read_metadata(levels).injected
 
 
 # -- classes -----------------------------------------------------------------------------------
@@ -698,11 +849,52 @@ def class_docstring(node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef 
     return None if node is None else ast.get_docstring(node, clean=False)
 
 
-def field_docs_in_body(node: ast.ClassDef) -> dict[str, str]:
-    """Attribute docstrings: a string literal right after an annotated field (PEP 257)."""
+class ClassBody:
+    """What one class statement's body declares, indexed once (``ModuleSource.class_body``).
+
+    Statements under ``if``/``try``/``with`` count as the body's own.
+    """
+
+    def __init__(self, node: ast.ClassDef) -> None:
+        self.node = node
+        self._statements = list(_top_level(node.body))
+        self._by_name: dict[str, list[ast.stmt]] = {}
+        for statement in self._statements:
+            for name in _bound_names(statement):
+                self._by_name.setdefault(name, []).append(statement)
+        self._names: dict[bool, list[str]] = {}
+        self._field_docs: dict[str, str] | None = None
+
+    def field(self, name: str) -> ast.AnnAssign | ast.Assign | None:
+        """The statement that annotates or assigns ``name`` (the annotation preferred)."""
+        statements = self._by_name.get(name, [])
+        annotated = [s for s in statements if isinstance(s, ast.AnnAssign)]
+        found = annotated[-1] if annotated else (statements[-1] if statements else None)
+        return found if isinstance(found, (ast.AnnAssign, ast.Assign)) else None
+
+    def declared_names(self, annotated: bool = True) -> list[str]:
+        """The names the body binds, in order: annotated fields only, or every assignment."""
+        if annotated not in self._names:
+            kinds = (ast.AnnAssign,) if annotated else (ast.AnnAssign, ast.Assign)
+            self._names[annotated] = [
+                name for s in self._statements if isinstance(s, kinds) for name in _bound_names(s)
+            ]
+        return self._names[annotated]
+
+    def has_annotations(self) -> bool:
+        """Whether the body annotates anything (so the class has ``__annotations__`` of its own)."""
+        return any(isinstance(s, ast.AnnAssign) for s in self._statements)
+
+    def field_docs(self) -> Mapping[str, str]:
+        """Attribute docstrings: a string literal right after an annotated field (PEP 257)."""
+        if self._field_docs is None:
+            self._field_docs = _field_docs_in_body(self.node)
+        return self._field_docs
+
+
+def _field_docs_in_body(node: ast.ClassDef) -> dict[str, str]:
     docs: dict[str, str] = {}
-    body = node.body
-    for statement, following in itertools.pairwise(body):
+    for statement, following in itertools.pairwise(node.body):
         if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)):
             continue
         if isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant):
@@ -710,25 +902,6 @@ def field_docs_in_body(node: ast.ClassDef) -> dict[str, str]:
             if text is not None:
                 docs[statement.target.id] = text
     return docs
-
-
-def class_field(node: ast.ClassDef, name: str) -> ast.AnnAssign | ast.Assign | None:
-    """The statement of a class body that annotates or assigns ``name`` (the annotation preferred)."""
-    statements = [s for s in _top_level(node.body) if name in _bound_names(s)]
-    annotated = [s for s in statements if isinstance(s, ast.AnnAssign)]
-    found = annotated[-1] if annotated else (statements[-1] if statements else None)
-    return found if isinstance(found, (ast.AnnAssign, ast.Assign)) else None
-
-
-def declared_names(node: ast.ClassDef, annotated: bool = True) -> list[str]:
-    """The names a class body binds, in order: annotated fields only, or every assignment."""
-    kinds = (ast.AnnAssign,) if annotated else (ast.AnnAssign, ast.Assign)
-    return [name for s in _top_level(node.body) if isinstance(s, kinds) for name in _bound_names(s)]
-
-
-def has_annotations(node: ast.ClassDef) -> bool:
-    """Whether a class body annotates anything (so the class has ``__annotations__`` of its own)."""
-    return any(isinstance(s, ast.AnnAssign) for s in _top_level(node.body))
 
 
 def bindings_of(names: list[str], args: list[Src | None] | None) -> tuple[tuple[str, Src | None], ...]:

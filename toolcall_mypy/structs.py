@@ -140,7 +140,7 @@ def _dataclass_default(lineage: list[ClassSource], name: str) -> Src | None:
     As ``dataclass`` does, the nearest class body that assigns the name wins.
     """
     for where, node in reversed(lineage):
-        statement = source.class_field(node, name)
+        statement = where.class_body(node).field(name)
         value = statement.value if statement is not None else None
         if value is None:
             continue
@@ -168,8 +168,9 @@ def _dataclass_field_type(info: TypeInfo, t: Instance, name: str) -> Type:
 def _class_defaults(own: ClassSource, names: list[str]) -> dict[str, Src]:
     where, node = own
     defaults = {}
+    body = where.class_body(node)
     for name in names:
-        statement = source.class_field(node, name)
+        statement = body.field(name)
         if statement is not None and statement.value is not None:
             defaults[name] = Src(statement.value, where)
     return defaults

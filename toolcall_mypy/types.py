@@ -23,8 +23,10 @@ class's source).
 from __future__ import annotations
 
 import ast
+import dataclasses
 import re
 from collections.abc import Callable, Hashable
+from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from mypy.nodes import TypeAlias, TypeInfo
@@ -99,7 +101,6 @@ _IMPLICIT_ANY: Final[dict[int, str]] = {
         "a type mypy could not resolve became Any, so any JSON value is accepted; fix the error mypy reports for it"
     ),
 }
-_NO_METADATA: Final = source.Metadata()
 
 
 class NoSchema(Exception):
@@ -119,6 +120,30 @@ def type_name(t: Type) -> str:
     return _BUILTINS_PREFIX.sub("", str(t))  # mypy before 2.0 spells ``builtins.int``
 
 
+@dataclass(frozen=True)
+class _Shared:
+    """A class's node built by one tool's walk, for the module's other tools (``Walker._shared``).
+
+    ``keys`` are the type keys built inside it, ``enums`` the Enum classes it
+    met and ``reach`` how many levels below its own it walked.
+    """
+
+    node: ir.TypeNode
+    keys: frozenset[Hashable]
+    enums: tuple[TypeInfo, ...]
+    reach: int
+
+
+@dataclass
+class _Recording:
+    """What building one class's node touched so far."""
+
+    findings: int  # how many findings the walker had at the start
+    enums: int  # how many times the walk had met an Enum class
+    keys: set[Hashable] = dataclasses.field(default_factory=set)
+    pure: bool = True  # nothing but its own types decided the node
+
+
 class Walker(RecursionTracker):
     """Walks the parameter types of one tool; one instance per tool."""
 
@@ -132,6 +157,8 @@ class Walker(RecursionTracker):
         self._names: dict[Hashable, str] = {}
         self._active: set[Hashable] = set()
         self._depth = 0
+        self._deepest = 0  # the deepest level a walk started at (``_shared`` resets it)
+        self._recordings: list[_Recording] = []  # the class nodes being built for sharing, innermost last
 
     @property
     def providers_used(self) -> list[str]:
@@ -168,11 +195,12 @@ class Walker(RecursionTracker):
         """The IR node of ``t`` written as ``src``; raises ``NoSchema`` when none describes it."""
         if self._depth >= _MAX_DEPTH:
             raise self.fail(f"{type_name(t)} nests more than {_MAX_DEPTH} levels deep; simplify the type")
+        self._deepest = max(self._deepest, self._depth)
         self._depth += 1
         try:
             written = src
             t, src, levels = self._unwrap(t, src)
-            meta = source.read_metadata(levels) if levels else _NO_METADATA
+            meta = source.read_metadata(levels)
             if meta.problems:
                 raise self.fail(meta.problems[0])
             if meta.injected:
@@ -180,17 +208,28 @@ class Walker(RecursionTracker):
             node = self._node(t, src)
             if meta.string_integer:
                 node = self._string_integer(node, t)
-            where = ast.unparse(written.expr) if written is not None else type_name(t)
-            try:
-                return apply_constraints(node, meta.constraints, where)
-            except SchemaError as exc:
-                raise self.fail(str(exc)) from None
+            return self._constrained(node, meta.constraints, t, written)
         finally:
             self._depth -= 1
 
-    def _unwrap(self, t: Type, src: Src | None) -> tuple[Type, Src | None, list[list[Src]]]:
+    def _constrained(self, node: ir.TypeNode, constraints: ir.Constraints, t: Type, written: Src | None) -> ir.TypeNode:
+        """``node`` with the constraints of its metadata; ``t`` or ``written`` names it when they cannot apply."""
+        if constraints is source.NO_CONSTRAINTS or constraints == source.NO_CONSTRAINTS:
+            return node
+        try:
+            return apply_constraints(node, constraints, "")
+        except SchemaError:
+            pass
+        # Unparsing the annotation costs more than applying constraints: done only for the message.
+        where = ast.unparse(written.expr) if written is not None else type_name(t)
+        try:
+            return apply_constraints(node, constraints, where)
+        except SchemaError as exc:
+            raise self.fail(str(exc)) from None
+
+    def _unwrap(self, t: Type, src: Src | None) -> tuple[Type, Src | None, list[tuple[Src, ...]]]:
         """Peel ``Annotated`` and follow transparent aliases, in the analyzed type and in the source alike."""
-        levels: list[list[Src]] = []
+        levels: list[tuple[Src, ...]] = []
         for _ in range(_MAX_HOPS):
             src, found = source.peel(src)
             levels.extend(found)
@@ -365,11 +404,12 @@ class Walker(RecursionTracker):
         if custom is not None:
             return custom
         if info.is_enum:
-            return self.enums.node(info)
+            return self._shared(("enum", info.fullname), lambda: self.enums.node(info))
         if structs.dataclass_owner(info) is not None:
             return self._structured(info, p, src)
         if info.has_base("os.PathLike"):
             return ir.Primitive("path")
+        self._unshareable()  # the tool's providers, which another tool's may not be
         provided = self.providers.describe(p, self.fail)
         if provided is not None:
             return provided
@@ -378,9 +418,8 @@ class Walker(RecursionTracker):
 
     def _container(self, p: Instance, src: Src | None) -> ir.TypeNode | None:
         name = p.type.fullname
-        sources = _arg_sources(src, len(p.args))
         if name in _LISTS or name in _SETS or name == "builtins.tuple":
-            items = self.walk(p.args[0], sources[0]) if p.args else ir.AnyType("any")
+            items = self.walk(p.args[0], _arg_sources(src, len(p.args))[0]) if p.args else ir.AnyType("any")
             container = "list" if name in _LISTS else "tuple" if name == "builtins.tuple" else _SETS[name]
             return ir.ArrayType(items, container)
         if name in _MAPS:
@@ -390,7 +429,7 @@ class Walker(RecursionTracker):
             omitted = isinstance(key, AnyType) and key.type_of_any == TypeOfAny.from_omitted_generics
             if not omitted and not (isinstance(key, Instance) and key.type.fullname == "builtins.str"):
                 raise self.fail(f"mapping keys must be str (JSON object keys are strings), not {type_name(key)}")
-            return ir.MapType(self.walk(p.args[1], sources[1]))
+            return ir.MapType(self.walk(p.args[1], _arg_sources(src, 2)[1]))
         if name == "builtins.type":
             raise self.fail(f"{type_name(p)} is a class object, which JSON cannot carry; {FIX_HINT}")
         return None
@@ -435,7 +474,78 @@ class Walker(RecursionTracker):
                 return ir.ObjectType(ref, "dataclass", structs.dataclass_fields(self, info, t, bindings), description)
             return ir.ObjectType(ref, "namedtuple", structs.namedtuple_fields(self, info, t, bindings), description)
 
-        return self.keyed(("class", info.fullname, arg_nodes), info.name, build)
+        key = ("class", info.fullname, arg_nodes)
+        if args:  # the fields' annotations depend on the written type arguments, which the key leaves out
+            return self.keyed(key, info.name, build)
+        return self._shared(key, lambda: self.keyed(key, info.name, build))
+
+    # -- nodes shared by the tools of a module -------------------------------------
+
+    def keyed(self, key: Hashable, name: str, build: Callable[[], ir.TypeNode]) -> ir.TypeNode:
+        """As ``RecursionTracker.keyed``; a class node being built for sharing notes the keys inside it."""
+        if self._recordings:
+            self._recordings[-1].keys.add(key)
+        return super().keyed(key, name, build)
+
+    def _unshareable(self) -> None:
+        """The node being built depends on this walk (its providers, the Enum classes it met before)."""
+        if self._recordings:
+            self._recordings[-1].pure = False
+
+    def _shared(self, key: Hashable, build: Callable[[], ir.TypeNode]) -> ir.TypeNode:
+        """``build()``, or the node an earlier tool of this module built for ``key`` when this walk's would equal it.
+
+        A node is shared only when nothing but its types decided it: no
+        findings, no provider, no Enum member looked up by name, no recursion
+        (no key inside it got a definition name). Reusing it then only has to
+        check what this walk adds: recursion into a type being built or
+        already named, and the depth limit; and to count its Enum classes as met.
+        """
+        found = self.sources.shared.get(key)
+        if isinstance(found, _Shared) and self._reusable(found):
+            return self._reuse(found)
+        recording = _Recording(len(self.findings), len(self.enums.meetings))
+        node, reach = self._recorded(recording, build)
+        named = not self._names.keys().isdisjoint(recording.keys)
+        if recording.pure and len(self.findings) == recording.findings and not named:
+            met = {info.fullname: info for info in self.enums.meetings[recording.enums :]}
+            self.sources.shared[key] = _Shared(node, frozenset(recording.keys), tuple(met.values()), reach)
+        return node
+
+    def _recorded(self, recording: _Recording, build: Callable[[], ir.TypeNode]) -> tuple[ir.TypeNode, int]:
+        """``build()``, noting in ``recording`` what it touches; and how many levels below this one it walked."""
+        outer_deepest, self._deepest = self._deepest, self._depth - 1
+        self._recordings.append(recording)
+        try:
+            node = build()
+        except BaseException:
+            recording.pure = False  # an error caught further out must not leave the node around shareable
+            raise
+        finally:
+            self._recordings.pop()
+            reach = self._deepest - self._depth
+            self._deepest = max(outer_deepest, self._deepest)
+            if self._recordings:  # the node around this one touched all this too
+                outer = self._recordings[-1]
+                outer.keys |= recording.keys
+                outer.pure = outer.pure and recording.pure
+        return node, reach
+
+    def _reusable(self, shared: _Shared) -> bool:
+        keys = shared.keys
+        return (
+            self._depth + shared.reach < _MAX_DEPTH
+            and self._active.isdisjoint(keys)
+            and self._names.keys().isdisjoint(keys)
+        )
+
+    def _reuse(self, shared: _Shared) -> ir.TypeNode:
+        for info in shared.enums:
+            self.enums.meet(info)
+        self._deepest = max(self._deepest, self._depth + shared.reach)
+        if self._recordings:
+            self._recordings[-1].keys |= shared.keys
+        return shared.node
 
     # Env (toolcall_mypy.defaults): the Enum members a default names.
 
@@ -445,6 +555,7 @@ class Walker(RecursionTracker):
 
     def enum_member_by_name(self, fullname: str, member: str) -> ir.JsonValue:
         """The value of a member of an Enum met in this walk; raises ``Unreadable``."""
+        self._unshareable()  # what this walk met before decides it
         return self.enums.value_by_name(fullname, member)
 
 
