@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any, Final, final
+from typing import TYPE_CHECKING, Any, Final, final
 
 from mypy.checker import TypeChecker
 from mypy.nodes import Argument, CallExpr, Context, Decorator, FuncDef, FuncItem, MypyFile
@@ -34,12 +34,13 @@ from mypy.types import Type
 
 from toolcall import cache_format, ir
 from toolcall.findings import STRICT, Finding
-from toolcall.render import Rendered, render_variants
 from toolcall_mypy import config, report
-from toolcall_mypy.collect import collect_tool
 from toolcall_mypy.decorator import TOOL, Arguments, bare_tool, provider_refs, tool_call, unresolved_toolcall
-from toolcall_mypy.source import Sources
 from toolcall_mypy.store import Store
+
+if TYPE_CHECKING:
+    from toolcall.render import Rendered
+    from toolcall_mypy.source import Sources
 
 __all__ = ["TOOL", "TOOL_CALL", "USE_TYPES", "ToolcallPlugin"]
 
@@ -157,6 +158,10 @@ class ToolcallPlugin(Plugin):
         func = decorator.func
         for problem in arguments.problems:
             report.name(api, problem, arguments.expression)
+        # The analysis and the renderers are imported on the first tool: a warm run checks none.
+        from toolcall.render import render_variants
+        from toolcall_mypy.collect import collect_tool
+
         collected = collect_tool(
             func,
             name=func.name if arguments.name is None else arguments.name,
@@ -190,6 +195,8 @@ class ToolcallPlugin(Plugin):
 
     def _module_sources(self, module: str, path: str) -> Sources:
         """The parsed sources this module's tools read, shared by them until mypy parses a file again."""
+        from toolcall_mypy.source import Sources
+
         found = self._sources.get(module)
         if found is None:
             found = self._sources[module] = Sources(module, path)
