@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import functools
 import inspect
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
@@ -107,57 +106,10 @@ def _parse(text: str) -> Any:
     import docstring_parser  # only the introspection path pays for it
 
     try:
-        return _parse_any_style(text)
+        return docstring_parser.parse(text)
     except docstring_parser.ParseError:
         # A docstring no style understands still has a description: all of it.
         return _Plain(inspect.cleandoc(text))
-
-
-# docstring_parser's styles in the order its AUTO style tries them, each with a pattern that every
-# section the style recognises matches (a superset: a ReST field, the line of a Google title, a NumPy
-# underline or directive, an Epydoc field). A style whose pattern the text lacks finds no section and
-# raises nothing.
-_STYLE_HINTS: Final = {
-    "REST": re.compile(r"^\s*:", re.MULTILINE),
-    "GOOGLE": re.compile(r":\s*$", re.MULTILINE),
-    "NUMPYDOC": re.compile(r"^\s*(?:-|\.\.)", re.MULTILINE),
-    "EPYDOC": re.compile(r"^\s*@", re.MULTILINE),
-}
-
-
-def _parse_any_style(text: str) -> Any:
-    """``docstring_parser.parse(text)`` (AUTO style: the first style with the most sections), trying fewer styles.
-
-    Only the styles whose pattern the text has can find sections; when none does, every style finds
-    none and the first that parses wins, which is the first style without its pattern if no hinted
-    one before it parses. Most docstrings are in one style, so one parse instead of four.
-    """
-    import docstring_parser
-
-    hinted = [name for name, hint in _STYLE_HINTS.items() if hint.search(text) is not None]
-    parsed: dict[str, Any] = {}
-    error: Exception | None = None
-    for name in hinted:
-        try:
-            parsed[name] = _parse_style(text, name)
-        except docstring_parser.ParseError as exc:
-            error = exc
-    best = max(parsed.values(), key=lambda result: len(result.meta), default=None)
-    if best is not None and best.meta:
-        return best  # max keeps the first of equals, and parsed is in AUTO's order
-    for name in _STYLE_HINTS:
-        if name in parsed:
-            return parsed[name]
-        if name not in hinted:
-            return _parse_style(text, name)
-    assert error is not None  # every style is hinted and raised: AUTO raises the last error
-    raise error
-
-
-def _parse_style(text: str, name: str) -> Any:
-    import docstring_parser
-
-    return docstring_parser.parse(text, style=docstring_parser.DocstringStyle[name])
 
 
 class _Plain:
