@@ -26,6 +26,9 @@ ANNOTATIONS: Final = frozenset(
     {"title", "examples", "$comment", "$schema", "$id", "$anchor", "deprecated", "readOnly", "writeOnly"}
 )
 
+#: The keywords whose value ``Profile.carries`` checks; any other listed keyword is carried as it is.
+_VALUE_RULES: Final = frozenset({"format", "minItems", "pattern"})
+
 
 @dataclass(frozen=True)
 class Profile:
@@ -50,6 +53,8 @@ class Profile:
         """True when this mode keeps ``key: value`` as it is."""
         if key not in self.keywords:
             return False
+        if key not in _VALUE_RULES:
+            return True
         if key == "format" and self.formats is not None:
             return value in self.formats
         if key == "minItems" and self.max_min_items is not None:
@@ -58,9 +63,6 @@ class Profile:
             return isinstance(value, str) and unsupported_regex(value) is None
         return True
 
-
-#: The keywords whose value ``Profile.carries`` checks; any other listed keyword is carried as it is.
-_VALUE_RULES: Final = frozenset({"format", "minItems", "pattern"})
 
 _STRUCTURE = frozenset({"type", "properties", "required", "additionalProperties", "items", "anyOf", "$ref", "$defs"})
 _VALUES = frozenset({"enum", "const", "description", "title"})
