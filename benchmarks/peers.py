@@ -119,7 +119,10 @@ def _dispatch_peers(fn: Callable[..., Any]) -> list[Contender]:
 def weather_contenders() -> list[Contender]:
     """(a): the weather tool of SPEC §1."""
     seed = seed_tools
-    return dispatch_contenders("get_weather", seed.WEATHER_ARGS, seed.hand_get_weather, seed.WEATHER_RESULT)
+    found = dispatch_contenders("get_weather", seed.WEATHER_ARGS, seed.hand_get_weather, seed.WEATHER_RESULT)
+    bound = {"args": seed.WEATHER_ARGS, "name": "get_weather", "module": seed, "bound": seed.weather_bound}
+    found.insert(2, Contender("pure-Python bound", "bound(module, name, args)", bound, expecting(seed.WEATHER_RESULT)))
+    return found
 
 
 def items_contenders() -> list[Contender]:

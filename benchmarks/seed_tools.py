@@ -67,6 +67,27 @@ def hand_get_weather(args: Any) -> dict[str, object]:
     return get_weather(city, days)
 
 
+_new_outcome = tuple.__new__
+
+
+def weather_bound(source: object, name: str, args: Any) -> Any:
+    """The least pure-Python code that still keeps SPEC §4's contract for ``get_weather``.
+
+    A lower bound, not an implementation: no lookup of ``source`` or
+    ``name`` (the tool is fixed), no error values, no defaults. It makes only
+    the checks every call needs (an exact dict, ``city`` an ASCII ``str``,
+    ``days`` an ``int``, no extra keys), calls the tool and wraps the result
+    in an ``Ok`` the way ``run`` does. Whatever ``run`` costs above this is
+    toolcall's; what this costs above the floor is CPython's.
+    """
+    if type(args) is not dict or len(args) != 2:
+        return None
+    city, days = args["city"], args["days"]
+    if type(city) is not str or not city.isascii() or type(days) is not int:
+        return None
+    return _new_outcome(toolcall.Ok, (get_weather(city, days),))
+
+
 def hand_add_items(args: Any) -> int:
     """``add_items`` behind hand-written checks (the items are checked in place, not copied)."""
     if not isinstance(args, dict) or args.keys() != {"items"}:
