@@ -15,7 +15,6 @@ target of the issue is missed.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 import platform
 import subprocess
@@ -23,7 +22,7 @@ import sys
 import time
 import warnings
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -168,7 +167,7 @@ def with_bound(target: Target, results: Results) -> Target:
     bound, floor = results.get("pure-Python bound"), results.get("floor")
     if bound is None or floor is None:
         return target
-    return dataclasses.replace(target, detail=f"{target.detail}; pure-Python bound {bound.median / floor.median:.2f}x")
+    return replace(target, detail=f"{target.detail}; pure-Python bound {bound.median / floor.median:.2f}x")
 
 
 def targets(results: dict[str, Results]) -> list[Target]:
