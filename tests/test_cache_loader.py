@@ -17,6 +17,9 @@ from pathlib import Path
 
 import pytest
 
+from toolcall.cache_format import CACHE_FORMAT
+from toolcall.ir import SCHEMA_VERSION
+
 ROOT = Path(__file__).resolve().parent.parent
 
 TOOLS = '''
@@ -107,6 +110,11 @@ def project(tmp_path: Path) -> Path:
     return tmp_path
 
 
+def replaced(text: str, old: str, new: str) -> str:
+    assert old in text
+    return text.replace(old, new)
+
+
 def _python(cwd: Path, code: str, *flags: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
     environment = {k: v for k, v in os.environ.items() if k != "TOOLCALL_CACHE"}
     environment.update({"PYTHONPATH": f"{cwd}{os.pathsep}{ROOT}", **(env or {})})
@@ -165,8 +173,8 @@ def test_a_changed_signature_is_caught_without_the_source(project: Path) -> None
     "corrupt",
     [
         pytest.param(lambda text: text[: len(text) // 2], id="truncated"),
-        pytest.param(lambda text: text.replace('"format": 1', '"format": 999'), id="wrong-format"),
-        pytest.param(lambda text: text.replace('"ir": 1', '"ir": 999'), id="wrong-ir-version"),
+        pytest.param(lambda text: replaced(text, f'"format": {CACHE_FORMAT}', '"format": 999'), id="wrong-format"),
+        pytest.param(lambda text: replaced(text, f'"ir": {SCHEMA_VERSION}', '"ir": 999'), id="wrong-ir-version"),
         pytest.param(lambda text: "junk \x00\xff", id="junk"),
         pytest.param(lambda text: "[]", id="not-an-object"),
         pytest.param(lambda text: json.dumps({**json.loads(text), "tools": [{"name": "x"}]}), id="bad-entry"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -9,6 +10,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -62,10 +64,55 @@ def test_tuples_subclasses_and_special_floats_are_left_to_json() -> None:
         assert indented(value) == reference(value)
 
 
-def test_a_real_cache_file_is_written_as_json_dumps_writes_it() -> None:
+def scalars_content(checked: dict[str, Any] | None = None) -> dict[str, Any]:
     entries = [cache_format.tool_entry(introspect(d).tool) for d in module_tools(scalars.__name__)]
-    content = cache_format.module_content(scalars.__name__, "0" * 64, entries)
-    assert cache_format.dumps(content) == reference(content) + "\n"
+    return cache_format.module_content(scalars.__name__, "0" * 64, entries, checked)
+
+
+def test_a_real_cache_file_is_written_as_json_dumps_writes_it() -> None:
+    for checked in (None, {"renderer": "r", "tools": [{"qualname": "q"}]}):
+        content = scalars_content(checked)
+        text = cache_format.dumps(content)
+        loaded = json.loads(text)
+        seal = loaded.pop("content_sha256")
+        assert loaded == content
+        assert text == reference(loaded | {"content_sha256": seal}) + "\n"
+
+
+def test_the_seal_is_the_digest_of_the_text_without_its_line() -> None:
+    text = cache_format.dumps(scalars_content({"renderer": "r", "tools": []}))
+    lines = text.splitlines(keepends=True)
+    (line,) = [x for x in lines if x.startswith('  "content_sha256": ')]
+    unsealed = "".join(x for x in lines if x is not line)
+    assert line == f'  "content_sha256": "{hashlib.sha256(unsealed.encode()).hexdigest()}",\n'
+    assert json.loads(unsealed) == {k: v for k, v in json.loads(text).items() if k != "content_sha256"}
+
+
+def test_the_sealed_head_is_every_field_but_the_tools() -> None:
+    content = scalars_content({"renderer": "r", "tools": [{"qualname": "q"}]})
+    head = cache_format.sealed_head(cache_format.dumps(content).encode())
+    assert head is not None
+    assert head.pop("content_sha256")
+    assert head == {key: value for key, value in content.items() if key != "tools"}
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        lambda text: text.replace('"Oslo"', '"Bergen"', 1) if '"Oslo"' in text else text.replace("a", "b", 1),
+        lambda text: text.replace('"r"', '"s"'),  # inside the head
+        lambda text: text[:-40],  # truncated
+        lambda text: text.replace('  "content_sha256": "', '  "content_sha256": "0'),
+        lambda text: "".join(line for line in text.splitlines(True) if "content_sha256" not in line),
+        lambda text: text + " ",
+        lambda text: "junk",
+    ],
+)
+def test_any_edit_breaks_the_seal(edit: Any) -> None:
+    text = cache_format.dumps(scalars_content({"renderer": "r", "tools": []}))
+    edited = edit(text)
+    assert edited != text
+    assert cache_format.sealed_head(edited.encode()) is None
 
 
 def test_a_cache_file_is_readable_like_any_file_written_under_the_umask(tmp_path: Path) -> None:

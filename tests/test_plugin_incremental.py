@@ -14,136 +14,19 @@ import os
 import shutil
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("mypy")
 
-import mypy.version
-
-MYPY = tuple(int(part) for part in mypy.version.__version__.split("+")[0].split(".")[:2])
-# From mypy 2.4 the plugin learns when a module has been checked (get_additional_indirect_deps),
-# in every mode: it writes each file once, and deletes the file of a module left without tools.
-FINISH_HOOK = MYPY >= (2, 4)
-
-PYPROJECT = """\
-[tool.mypy]
-plugins = ["toolcall_mypy"]
-"""
-
-TOOLS = '''\
-"""Weather tools."""
-
-import toolcall
-from toolcall import tool
-
-
-@toolcall.tool
-def get_weather(city: str, days: int = 3) -> str:
-    """Get the forecast for a city.
-
-    Args:
-        city: city name
-        days: how many days ahead
-    """
-    return city * days
-
-
-@tool(name="convert", description="Convert a temperature.")
-def convert_units(value: float, *, exact: bool = False) -> float:
-    return value
-
-
-def not_a_tool(x: int) -> int:
-    return x
-'''
-
-PLAIN = """\
-def helper(x: int) -> int:
-    return x
-"""
+from tests.plugin_project import FINISH_HOOK, MYPY, PYPROJECT, Project, environment, rechecked, wrote
 
 # A mypy run whose plugin token differs, as after a toolcall upgrade.
 BUMPED = (
     "import toolcall_mypy.store as store; store.TOKEN += ' (upgraded)'; "
     "from mypy.__main__ import console_entry; console_entry()"
 )
-
-
-class Project:
-    """A temporary project: ``app/tools.py`` (two tools) and ``app/plain.py`` (none)."""
-
-    def __init__(self, root: Path) -> None:
-        self.root = root
-        (root / "app").mkdir(parents=True)
-        self.write("pyproject.toml", PYPROJECT)
-        self.write("app/__init__.py", "")
-        self.write("app/tools.py", TOOLS)
-        self.write("app/plain.py", PLAIN)
-        self.cache = root / "app" / "__toolcall__" / "tools.json"
-
-    def write(self, name: str, text: str) -> None:
-        (self.root / name).write_text(textwrap.dedent(text), encoding="utf-8")
-
-    def edit(self, old: str, new: str) -> None:
-        path = self.root / "app" / "tools.py"
-        text = path.read_text(encoding="utf-8")
-        assert old in text
-        path.write_text(text.replace(old, new), encoding="utf-8")
-
-    def mypy(self, *options: str, bumped: bool = False) -> subprocess.CompletedProcess[str]:
-        command = [sys.executable, "-c", BUMPED] if bumped else [sys.executable, "-m", "mypy"]
-        result = subprocess.run(
-            [*command, "-v", *options, "app"],
-            cwd=self.root,
-            env=_environment(),
-            capture_output=True,
-            text=True,
-            timeout=600,
-        )
-        assert result.returncode in (0, 1), result.stdout + result.stderr
-        assert "INTERNAL ERROR" not in result.stderr, result.stderr
-        return result
-
-    def content(self) -> dict[str, object]:
-        loaded: dict[str, object] = json.loads(self.cache.read_text(encoding="utf-8"))
-        return loaded
-
-    def tool_names(self) -> list[str]:
-        tools = self.content()["tools"]
-        assert isinstance(tools, list)
-        return [entry["name"] for entry in tools]
-
-
-def _environment() -> dict[str, str]:
-    env = dict(os.environ)
-    for name in ("MYPY_CACHE_DIR", "MYPY_FORCE_COLOR", "TOOLCALL_CACHE"):
-        env.pop(name, None)
-    return env
-
-
-def rechecked(result: subprocess.CompletedProcess[str], module: str) -> bool:
-    """Whether mypy threw away the cached metadata of ``module`` in this run."""
-    return f"Metadata abandoned for {module}:" in result.stderr
-
-
-def wrote(result: subprocess.CompletedProcess[str]) -> bool:
-    return "toolcall: wrote" in result.stderr
-
-
-@pytest.fixture
-def project(tmp_path: Path) -> Project:
-    return Project(tmp_path / "project")
-
-
-@pytest.fixture(scope="module")
-def reference(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    """The cache file a cold run writes, in a project of its own."""
-    cold = Project(tmp_path_factory.mktemp("reference") / "project")
-    cold.mypy()
-    return cold.cache.read_bytes()
 
 
 def test_cold_run_writes_the_cache(project: Project, reference: bytes) -> None:
@@ -169,7 +52,7 @@ def test_the_runtime_accepts_what_the_plugin_wrote(project: Project) -> None:
         "import toolcall, app.tools; "
         "print(len(toolcall.emit(app.tools, 'openai')), len(toolcall.emit(app.tools, 'anthropic', strict=True)))"
     )
-    env = _environment() | {"TOOLCALL_CACHE": "require", "PYTHONPATH": str(project.root)}
+    env = environment() | {"TOOLCALL_CACHE": "require", "PYTHONPATH": str(project.root)}
     result = subprocess.run(
         [sys.executable, "-W", "error", "-c", check], cwd=project.root, env=env, capture_output=True, text=True
     )
@@ -315,11 +198,11 @@ def test_no_incremental_rewrites_nothing_needlessly(project: Project, reference:
 
 def test_plugin_upgrade_rechecks_the_tool_modules(project: Project, reference: bytes) -> None:
     project.mypy()
-    result = project.mypy(bumped=True)
+    result = project.mypy(start=BUMPED)
     assert "Metadata abandoned for app.tools: plugin configuration differs" in result.stderr
     assert not rechecked(result, "app.plain")
     assert project.cache.read_bytes() == reference
-    assert not rechecked(project.mypy(bumped=True), "app.tools")
+    assert not rechecked(project.mypy(start=BUMPED), "app.tools")
 
 
 def test_changed_settings_recheck_and_cache_false_writes_nothing(project: Project, reference: bytes) -> None:
@@ -348,7 +231,7 @@ def test_concurrent_runs_never_tear_the_file(project: Project, reference: bytes,
         subprocess.Popen(
             [sys.executable, "-m", "mypy", f"--cache-dir={tmp_path / f'cache{i}'}", "app"],
             cwd=project.root,
-            env=_environment(),
+            env=environment(),
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
@@ -369,7 +252,7 @@ def test_dmypy_picks_up_edits(project: Project, reference: bytes) -> None:
         result = subprocess.run(
             [*dmypy, "run", "--", "app"],
             cwd=project.root,
-            env=_environment(),
+            env=environment(),
             capture_output=True,
             text=True,
             timeout=600,
@@ -400,4 +283,4 @@ def test_dmypy_picks_up_edits(project: Project, reference: bytes) -> None:
             run()
             assert not project.cache.exists()
     finally:
-        subprocess.run([*dmypy, "stop"], cwd=project.root, env=_environment(), capture_output=True, timeout=120)
+        subprocess.run([*dmypy, "stop"], cwd=project.root, env=environment(), capture_output=True, timeout=120)

@@ -6,6 +6,8 @@ One file per tool module, ``<package dir>/__toolcall__/<module stem>.json``
 loader (``toolcall.cache_loader``) reads it. Its content::
 
     {
+      "checked": {...},                  # the plugin's own record (toolcall_mypy.reuse)
+      "content_sha256": "...",           # the seal: of this text without this line
       "format": CACHE_FORMAT,            # this layout
       "ir": ir.SCHEMA_VERSION,           # the IR's meaning
       "module": "pkg.tools",
@@ -23,6 +25,10 @@ loader (``toolcall.cache_loader``) reads it. Its content::
 
 Written deterministically (sorted keys, 2-space indent, a final newline) and
 atomically (a temporary file in the same directory, then ``os.replace``).
+The seal lets the plugin trust the file's ``checked`` record without
+parsing the rest: any edit to the text breaks it. The runtime loader needs
+neither; it checks the format, the IR version, the source and the
+fingerprints.
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ __all__ = [
     "ir_parameters",
     "module_content",
     "remove",
+    "sealed_head",
     "source_sha256",
     "tool_entry",
     "variant_key",
@@ -57,8 +64,14 @@ __all__ = [
 ]
 
 #: Bumped whenever the file layout changes.
-CACHE_FORMAT: Final = 1
+CACHE_FORMAT: Final = 2
 CACHE_DIR: Final = "__toolcall__"
+
+# Top-level lines of the text ``dumps`` writes. Nested lines are indented
+# further and JSON strings hold no raw newline, so each marks one place.
+_SEAL: Final = b'\n  "content_sha256": "'
+_FORMAT_LINE: Final = '\n  "format": '
+_TOOLS_LINE: Final = b'\n  "tools": '
 
 #: Every provider variant the cache holds, as ``(provider, strict)``.
 VARIANTS: Final[tuple[tuple[str, bool], ...]] = (
@@ -107,10 +120,40 @@ def ir_parameters(tool: ir.Tool) -> list[tuple[str, str, bool]]:
 
 
 def dumps(content: dict[str, Any]) -> str:
-    """The deterministic text of a cache file."""
+    """The deterministic, sealed text of a cache file (``content`` as ``module_content`` gives it).
+
+    That is ``json.dumps(..., sort_keys=True, indent=2, ensure_ascii=False)``
+    of ``content`` with one more key, ``content_sha256``: the digest of the
+    text without that line.
+    """
     from toolcall.pretty_json import indented
 
-    return indented(content) + "\n"  # json.dumps(content, sort_keys=True, indent=2, ensure_ascii=False), faster
+    text = indented(content) + "\n"
+    at = text.index(_FORMAT_LINE)
+    seal = hashlib.sha256(text.encode()).hexdigest()
+    return f'{text[:at]}{_SEAL.decode()}{seal}",{text[at:]}'
+
+
+def sealed_head(data: bytes) -> dict[str, Any] | None:
+    """Every top-level field but ``tools`` of a cache file's bytes, or ``None`` unless its seal holds.
+
+    Only the head is parsed: the plugin reads its ``checked`` record on
+    each tool module's first tool, and most of a file is its tools.
+    """
+    start = data.find(_SEAL)
+    end = start + len(_SEAL) + 64
+    stop = data.find(_TOOLS_LINE)
+    if start < 0 or stop < end or data[end : end + 2] != b'",':
+        return None
+    seal = hashlib.sha256(memoryview(data)[:start])
+    seal.update(memoryview(data)[end + 2 :])
+    if seal.hexdigest().encode() != data[start + len(_SEAL) : end]:
+        return None
+    try:
+        head = json.loads(data[:stop].rstrip(b",") + b"\n}")
+    except ValueError:
+        return None
+    return head if isinstance(head, dict) else None
 
 
 def write_atomic(path: Path, text: str) -> bool:
@@ -146,9 +189,12 @@ def remove(path: Path) -> bool:
     return True
 
 
-def module_content(module: str, source_digest: str, tools: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """The whole cache file for ``module``."""
+def module_content(
+    module: str, source_digest: str, tools: Sequence[dict[str, Any]], checked: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """The whole cache file for ``module`` but its seal; ``checked`` is the plugin's record, if any."""
     return {
+        **({} if checked is None else {"checked": checked}),
         "format": CACHE_FORMAT,
         "ir": ir.SCHEMA_VERSION,
         "module": module,

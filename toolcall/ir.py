@@ -351,20 +351,43 @@ def to_json(value: Any) -> Any:
     are known from their position in the tree. Unset optional fields are
     omitted, so the encoding stays small.
     """
+    cls = type(value)
+    layout = _LAYOUTS.get(cls)
+    if layout is not None:
+        return _record_json(value, layout)
+    if cls is tuple:
+        return [to_json(v) for v in value]
+    if cls in _SCALARS:
+        return value
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {}
-        kind = getattr(type(value), "kind", None)
-        if isinstance(kind, str):
-            out["kind"] = kind
-        for f in dataclasses.fields(value):
-            item = getattr(value, f.name)
-            if f.default is not dataclasses.MISSING and type(item) is type(f.default) and item == f.default:
-                continue
-            out[f.name] = to_json(item)
-        return out
+        return _record_json(value, _layout(cls))
     if isinstance(value, tuple):
         return [to_json(v) for v in value]
     return value
+
+
+#: Per record class: its ``kind`` (or ``None``) and each field's name and default (or ``MISSING``).
+_Layout = tuple[Union[str, None], tuple[tuple[str, Any], ...]]
+_LAYOUTS: dict[type[Any], _Layout] = {}
+_SCALARS: frozenset[type[Any]] = frozenset((str, int, float, bool, type(None)))
+
+
+def _layout(cls: type[Any]) -> _Layout:
+    kind = getattr(cls, "kind", None)
+    fields = tuple((f.name, f.default) for f in dataclasses.fields(cls))
+    found = _LAYOUTS[cls] = (kind if isinstance(kind, str) else None, fields)
+    return found
+
+
+def _record_json(value: Any, layout: _Layout) -> dict[str, Any]:
+    kind, fields = layout
+    out: dict[str, Any] = {} if kind is None else {"kind": kind}
+    for name, default in fields:
+        item = getattr(value, name)
+        if default is not dataclasses.MISSING and type(item) is type(default) and item == default:
+            continue
+        out[name] = to_json(item)
+    return out
 
 
 def from_json(data: Any, record: type[Any] = Tool) -> Any:

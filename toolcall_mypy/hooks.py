@@ -17,7 +17,8 @@ None of the targets is overloaded: mypy runs hooks of overloaded callables
 inside overload resolution, where their messages are dropped. Only this
 module and ``report`` (one reporting function per code) use mypy's plugin
 API; ``decorator`` reads the decorator arguments from the nodes,
-``collect`` builds the IR and its findings, ``store`` writes the cache.
+``collect`` builds the IR and its findings, ``store`` writes the cache,
+``reuse`` says which tools a module's file has rendered already.
 """
 
 from __future__ import annotations
@@ -33,20 +34,18 @@ from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, 
 from mypy.types import Type
 
 from toolcall import cache_format, ir
-from toolcall.findings import STRICT, Finding
-from toolcall_mypy import config, report
+from toolcall_mypy import config, report, reuse
 from toolcall_mypy.decorator import TOOL, Arguments, bare_tool, provider_refs, tool_call, unresolved_toolcall
 from toolcall_mypy.store import Store
 
 if TYPE_CHECKING:
-    from toolcall.render import Rendered
+    from toolcall.findings import Finding
     from toolcall_mypy.source import Sources
 
 __all__ = ["TOOL", "TOOL_CALL", "USE_TYPES", "ToolcallPlugin"]
 
 TOOL_CALL: Final = "toolcall.definition.ToolDecorator.__call__"
 USE_TYPES: Final = "toolcall.custom.use_types"
-_STRICT_VARIANTS: Final = tuple(provider for provider, strict in cache_format.VARIANTS if strict)
 _HAS_FINISH_HOOK: Final = hasattr(Plugin, "get_additional_indirect_deps")
 _WARNED: set[str] = set()  # warnings already printed by this process
 
@@ -159,7 +158,6 @@ class ToolcallPlugin(Plugin):
         for problem in arguments.problems:
             report.name(api, problem, arguments.expression)
         # The analysis and the renderers are imported on the first tool: a warm run checks none.
-        from toolcall.render import render_variants
         from toolcall_mypy.collect import collect_tool
 
         collected = collect_tool(
@@ -177,21 +175,39 @@ class ToolcallPlugin(Plugin):
         tool = collected.tool
         if tool is None or arguments.name is None:
             return  # the runtime refuses this function; it has no cache entry
+        self._report_duplicate(api, module, tool, arguments.expression)
+        local = _in_function(checker)  # a local tool belongs to no module's cache
+        checked, entry = self._checked(module, api.path, tool, local)
+        if self._settings.strict:
+            # A parameter already reported (no annotation, no schema) is not reported again for strict mode.
+            reported = {f.finding.parameter for f in collected.findings if f.finding.parameter is not None}
+            _report_strict(api, func, arguments.expression, checked.strict, reported)
+        if not local:
+            self._store.put(module, api.path, func.line, tool, checked, entry)
+
+    def _report_duplicate(self, api: CheckerPluginInterface, module: str, tool: ir.Tool, at: Context) -> None:
         other = self._store.tools(module).get(tool.name)
         if other is not None and other != tool.qualname:
             report.name(
                 api,
                 f"tool name {tool.name!r} is already used by {other} (line {self._store.line_of(module, other)}) "
                 'in this module; give one of them another name with @tool(name="...")',
-                arguments.expression,
+                at,
             )
+
+    def _checked(
+        self, module: str, path: str, tool: ir.Tool, local: bool
+    ) -> tuple[reuse.Checked, dict[str, Any] | None]:
+        """The tool's strict findings and entry: as its module's file records them (entry ``None``), or rendered."""
+        digest = reuse.ir_sha256(tool)
+        recorded = None if local else self._store.recorded(module, path, tool.qualname, digest)
+        if recorded is not None:
+            return reuse.Checked(digest, recorded), None
+        from toolcall.render import render_variants  # not imported where every file is current
+        from toolcall_mypy.strict_findings import strict_findings
+
         rendered = render_variants(tool, cache_format.VARIANTS)  # once, for the findings and the cache
-        if self._settings.strict:
-            # A parameter already reported (no annotation, no schema) is not reported again for strict mode.
-            reported = {f.finding.parameter for f in collected.findings if f.finding.parameter is not None}
-            self._report_strict(api, func, arguments.expression, tool, rendered, reported)
-        if not _in_function(checker):  # a local tool belongs to no module's cache
-            self._store.put(module, api.path, tool.qualname, func.line, cache_format.tool_entry(tool, rendered))
+        return reuse.Checked(digest, strict_findings(tool, rendered)), cache_format.tool_entry(tool, rendered)
 
     def _module_sources(self, module: str, path: str) -> Sources:
         """The parsed sources this module's tools read, shared by them until mypy parses a file again."""
@@ -201,31 +217,6 @@ class ToolcallPlugin(Plugin):
         if found is None:
             found = self._sources[module] = Sources(module, path)
         return found
-
-    def _report_strict(
-        self,
-        api: CheckerPluginInterface,
-        func: FuncDef,
-        at: Context,
-        tool: ir.Tool,
-        rendered: dict[tuple[str, bool], Rendered | str],
-        reported: set[str],
-    ) -> None:
-        """What the strict variants lose, once per message, at the parameter it concerns."""
-        seen: set[str] = set()
-        for provider in _STRICT_VARIANTS:
-            variant = rendered[provider, True]
-            if isinstance(variant, str):
-                message = f"{variant} (the {provider} strict variant cannot be rendered)"
-                found: tuple[Finding, ...] = (Finding(STRICT, message, tool=tool.name),)
-            else:
-                found = variant.findings
-            for finding in found:
-                message = report.text(finding)
-                if finding.code != STRICT or message in seen or finding.parameter in reported:
-                    continue
-                seen.add(message)
-                report.strict(api, message, _parameter(func, finding.parameter) or at)
 
     def _handles(self, checker: TypeChecker) -> bool:
         """Whether this module's tools are ours: configured in, and not silenced (an installed package's).
@@ -260,6 +251,19 @@ class ToolcallPlugin(Plugin):
 
 def _checker(api: CheckerPluginInterface) -> TypeChecker | None:
     return api if isinstance(api, TypeChecker) else None
+
+
+def _report_strict(
+    api: CheckerPluginInterface, func: FuncDef, at: Context, found: tuple[Finding, ...], reported: set[str]
+) -> None:
+    """What the strict variants lose, once per message, at the parameter it concerns."""
+    seen: set[str] = set()
+    for finding in found:
+        message = report.text(finding)
+        if message in seen or finding.parameter in reported:
+            continue
+        seen.add(message)
+        report.strict(api, message, _parameter(func, finding.parameter) or at)
 
 
 def _in_function(checker: TypeChecker) -> bool:

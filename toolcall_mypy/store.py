@@ -21,7 +21,11 @@ or renamed tools leave the file. A module that mypy checked without any tool
 loses its file (``finish``). Writes are atomic (``os.replace``), skipped when
 the text is unchanged, and serialized per cache directory with ``flock``
 where it exists, so parallel workers and concurrent mypy runs never tear or
-interleave a file. Nothing here knows about mypy.
+interleave a file. A tool whose IR the module's file (as found on the
+module's first tool) rendered already is recorded without an entry: the
+write takes the file's own (``reuse``), and a module whose every tool is so,
+in the same order, with the same source, leaves its file as it is. Nothing
+here knows about mypy.
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from toolcall import __version__, cache_format, ir
+from toolcall.findings import Finding
+from toolcall_mypy import reuse
 
 if sys.platform != "win32":
     import fcntl
@@ -50,16 +56,46 @@ __all__ = ["TOKEN", "Store"]
 TOKEN: Final = f"toolcall {__version__}; cache format {cache_format.CACHE_FORMAT}; ir {ir.SCHEMA_VERSION}"
 
 
+@dataclass(frozen=True)
+class _Tool:
+    line: int
+    tool: ir.Tool
+    checked: reuse.Checked
+    #: ``None``: the previous file's entry, which rendered this same IR
+    entry: dict[str, Any] | None
+
+
 @dataclass
 class _Module:
     cache_file: Path
     source_sha256: str
-    #: qualname -> (line, cache entry)
-    tools: dict[str, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    #: the file as found when the module started afresh, if it can be reused
+    previous: reuse.Previous | None
+    tools: dict[str, _Tool] = field(default_factory=dict)  # by qualname
     #: mypy finished checking the module: a tool seen now is written at once
     finished: bool = False
     #: the file holds exactly ``tools`` (written, or found so, since the last change)
     current: bool = False
+    #: the file is still ``previous`` (this process has not written it)
+    untouched: bool = True
+
+    def unchanged(self, ordered: list[tuple[str, _Tool]]) -> bool:
+        """Whether the file, untouched, holds exactly these tools: each reused, in its order, same source."""
+        previous = self.previous
+        return (
+            previous is not None
+            and self.untouched
+            and previous.source_sha256 == self.source_sha256
+            and all(tool.entry is None for _, tool in ordered)
+            and [qualname for qualname, _ in ordered] == list(previous.checked)
+        )
+
+    def entry(self, qualname: str, tool: _Tool) -> dict[str, Any]:
+        """The tool's entry: its own, the previous file's, or (that one missing) rendered now."""
+        found = tool.entry
+        if found is None and self.previous is not None:
+            found = self.previous.entry(qualname)
+        return cache_format.tool_entry(tool.tool) if found is None else found
 
 
 class Store:
@@ -79,23 +115,36 @@ class Store:
     def tools(self, module: str) -> dict[str, str]:
         """The tools of ``module`` seen since it was last parsed: name -> qualname."""
         state = self._current(module)
-        return {} if state is None else {entry["name"]: q for q, (_, entry) in state.tools.items()}
+        return {} if state is None else {found.tool.name: q for q, found in state.tools.items()}
 
     def line_of(self, module: str, qualname: str) -> int | None:
         """The line of a tool seen in ``module``."""
         state = self._current(module)
         found = None if state is None else state.tools.get(qualname)
-        return None if found is None else found[0]
+        return None if found is None else found.line
 
-    def put(self, module: str, path: str, qualname: str, line: int, entry: dict[str, Any]) -> None:
-        """Record one tool's cache entry and rewrite the module's file."""
-        state = self._current(module)
-        if state is None:
-            state = self._modules[module] = _Module(cache_format.cache_path(path), _source_sha256(path))
-            self._parsed.discard(module)
-        previous = state.tools.get(qualname)
+    def recorded(self, module: str, path: str, qualname: str, ir_sha256: str) -> tuple[Finding, ...] | None:
+        """The strict findings the module's file records for this tool and IR, or ``None``: render it.
+
+        Call it only for a tool that ``put`` records next: it starts the module afresh if need be.
+        """
+        previous = self._start(module, path).previous
+        return None if previous is None else previous.findings(qualname, ir_sha256)
+
+    def put(
+        self,
+        module: str,
+        path: str,
+        line: int,
+        tool: ir.Tool,
+        checked: reuse.Checked,
+        entry: dict[str, Any] | None,
+    ) -> None:
+        """Record one tool (``entry`` ``None``: as ``recorded`` found it) and rewrite the module's file."""
+        state = self._start(module, path)
+        earlier = state.tools.get(tool.qualname)
         # A repeated hook (mypy defers and re-checks) keeps the tool's place.
-        state.tools[qualname] = (line if previous is None else min(line, previous[0]), entry)
+        state.tools[tool.qualname] = _Tool(line if earlier is None else min(line, earlier.line), tool, checked, entry)
         state.current = False
         if state.finished or not self._deferred:
             self._write(module, state)
@@ -138,15 +187,31 @@ class Store:
     def _current(self, module: str) -> _Module | None:
         return None if module in self._parsed else self._modules.get(module)
 
+    def _start(self, module: str, path: str) -> _Module:
+        """The module's state, started afresh (reading its file as it is now) if need be."""
+        state = self._current(module)
+        if state is None:
+            cache_file = cache_format.cache_path(path)
+            previous = reuse.read_previous(cache_file, module) if self._write_files else None
+            state = self._modules[module] = _Module(cache_file, _source_sha256(path), previous)
+            self._parsed.discard(module)
+        return state
+
     def _write(self, module: str, state: _Module) -> None:
         if not self._write_files or state.current:
             return  # mypy asks again after checking (report_config_data): nothing changed since
-        ordered = sorted(state.tools.values(), key=lambda item: item[0])
-        content = cache_format.module_content(module, state.source_sha256, [entry for _, entry in ordered])
-        text = cache_format.dumps(content)
+        ordered = sorted(state.tools.items(), key=lambda item: item[1].line)
+        state.current = True
+        if state.unchanged(ordered):
+            if self._log is not None:
+                self._log(f"toolcall: kept {state.cache_file} ({len(ordered)} tools, each as checked before)")
+            return
+        entries = [state.entry(qualname, tool) for qualname, tool in ordered]
+        checked = reuse.checked_block([(qualname, tool.checked) for qualname, tool in ordered])
+        text = cache_format.dumps(cache_format.module_content(module, state.source_sha256, entries, checked))
         with _locked(state.cache_file.parent):
             changed = cache_format.write_atomic(state.cache_file, text)
-        state.current = True
+        state.untouched = False
         if changed and self._log is not None:
             self._log(f"toolcall: wrote {state.cache_file} ({len(ordered)} tools)")
 

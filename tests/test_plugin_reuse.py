@@ -1,0 +1,205 @@
+"""A cold mypy run over current cache files: what the plugin takes from them, and when it renders again.
+
+Each run here has a fresh mypy cache directory, as a CI checkout that
+commits the ``__toolcall__`` files has, so mypy checks every module and
+the plugin sees every tool.
+"""
+
+from __future__ import annotations
+
+import json
+from itertools import count
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("mypy")
+
+from tests.plugin_project import FINISH_HOOK, Project
+from toolcall import cache_format, ir
+from toolcall.findings import STRICT, Finding
+from toolcall_mypy import reuse
+
+_RUNS = count()
+
+BOUNDED = '''\
+from typing import Annotated
+
+import toolcall
+from toolcall import Param
+
+
+@toolcall.tool
+def pick(n: Annotated[int, Param(ge=1)]) -> int:
+    """Pick one."""
+    return n
+'''
+
+# A mypy run whose renderers look like another toolcall build's.
+OTHER_RENDERER = (
+    "import toolcall_mypy.reuse as reuse; reuse.renderer_digest = lambda: 'another build'; "
+    "from mypy.__main__ import console_entry; console_entry()"
+)
+
+
+def fresh_cache(project: Project) -> str:
+    return str(project.root / f".cold-cache-{next(_RUNS)}")
+
+
+def cold(project: Project) -> str:
+    """A mypy run with a mypy cache of its own; its stderr (``-v``: the plugin's log)."""
+    return project.mypy("--cache-dir", fresh_cache(project)).stderr
+
+
+def cold_output(project: Project) -> list[str]:
+    """What a cold run reports, one line per finding."""
+    result = project.mypy("--cache-dir", fresh_cache(project))
+    return [line for line in result.stdout.splitlines() if "error:" in line]
+
+
+def reseal(path: Path, change: dict[str, object]) -> None:
+    """Rewrite a cache file with top-level fields changed, sealed again as the writer seals it."""
+    content = json.loads(path.read_text(encoding="utf-8"))
+    del content["content_sha256"]
+    path.write_text(cache_format.dumps(content | change), encoding="utf-8")
+
+
+def test_current_files_are_kept_as_they_are(project: Project, reference: bytes) -> None:
+    project.mypy()
+    before = project.cache.stat().st_mtime_ns
+    log = cold(project)
+    assert project.cache.read_bytes() == reference
+    if FINISH_HOOK:  # before mypy 2.4 every tool writes its module's file through, so it changes on the way
+        assert "toolcall: kept" in log
+        assert "toolcall: wrote" not in log
+        assert project.cache.stat().st_mtime_ns == before
+
+
+def test_a_hand_edited_file_is_rendered_afresh(project: Project, reference: bytes) -> None:
+    project.mypy()
+    text = project.cache.read_text(encoding="utf-8")
+    project.cache.write_text(text.replace("forecast", "FORECAST"), encoding="utf-8")
+    log = cold(project)
+    assert "toolcall: kept" not in log
+    assert project.cache.read_bytes() == reference
+
+
+def test_a_forged_record_is_not_trusted_without_the_seal(project: Project, reference: bytes) -> None:
+    # The record says convert's IR is get_weather's: only a broken seal stops the plugin believing it.
+    project.mypy()
+    content = json.loads(project.cache.read_text(encoding="utf-8"))
+    content["tools"][1] = content["tools"][0] | {"qualname": "convert_units"}
+    project.cache.write_text(json.dumps(content, sort_keys=True, indent=2) + "\n", encoding="utf-8")
+    cold(project)
+    assert project.cache.read_bytes() == reference
+
+
+def test_a_comment_edit_rewrites_only_the_source_digest(project: Project, tmp_path: Path) -> None:
+    project.mypy()
+    before = project.content()
+    project.edit('"""Weather tools."""', '"""Weather tools, and a conversion."""')
+    log = cold(project)
+    assert "toolcall: wrote" in log
+    after = project.content()
+    assert after["tools"] == before["tools"]
+    assert after["source_sha256"] != before["source_sha256"]
+    other = Project(tmp_path / "other")
+    other.write("app/tools.py", (project.root / "app" / "tools.py").read_text(encoding="utf-8"))
+    other.mypy()
+    assert other.cache.read_bytes() == project.cache.read_bytes()
+
+
+def test_a_changed_type_in_another_module_renders_that_tool_again(project: Project, tmp_path: Path) -> None:
+    # The module's source is the same; only the IR digest can tell the tool changed.
+    project.write("app/kinds.py", "Value = float\n")
+    project.edit("def convert_units(value: float,", "def convert_units(value: Value,")
+    project.edit("from toolcall import tool\n", "from toolcall import tool\n\nfrom app.kinds import Value\n")
+    project.mypy()
+    project.write("app/kinds.py", "Value = int\n")
+    cold(project)
+    entry = project.content()["tools"][1]  # type: ignore[index]
+    assert entry["describe"]["parameters"]["properties"]["value"] == {"type": "integer"}
+    other = Project(tmp_path / "other")
+    for name in ("app/tools.py", "app/kinds.py"):
+        other.write(name, (project.root / name).read_text(encoding="utf-8"))
+    other.mypy()
+    assert other.cache.read_bytes() == project.cache.read_bytes()
+
+
+def test_strict_findings_are_reported_from_the_record(project: Project) -> None:
+    project.write("app/bounded.py", BOUNDED)
+    first = cold_output(project)
+    assert any("[toolcall-strict]" in line and "bounded.py:8" in line for line in first), first
+    assert cold_output(project) == first  # the same findings, now from the record
+    path = project.root / "app" / "__toolcall__" / "bounded.json"
+    content = json.loads(path.read_text(encoding="utf-8"))
+    recorded = content["checked"]["tools"][0]["strict"]
+    assert recorded
+    assert all(f["parameter"] == "n" and f["tool"] == "pick" for f in recorded)
+    for found in recorded:
+        found["message"] = "recorded, not rendered"
+    reseal(path, {"checked": content["checked"]})
+    assert any("pick.n: recorded, not rendered  [toolcall-strict]" in line for line in cold_output(project))
+
+
+def test_other_renderers_render_everything_again(project: Project, reference: bytes) -> None:
+    project.mypy()
+    assert "toolcall: wrote" in project.mypy("--cache-dir", fresh_cache(project), start=OTHER_RENDERER).stderr
+    assert project.content()["checked"]["renderer"] == "another build"  # type: ignore[index]
+    assert project.content()["tools"] == json.loads(reference)["tools"]
+    assert "toolcall: wrote" in cold(project)  # and back
+    assert project.cache.read_bytes() == reference
+
+
+TOOL = ir.Tool(name="t", module="app.tools", qualname="t", description="", parameters=())
+
+
+def _file(tmp_path: Path, module: str = "app.tools", checked: dict[str, object] | None = None) -> Path:
+    tool = TOOL
+    found = (Finding(STRICT, "lost", "t", "x", ("a", 1)),)
+    block = checked or reuse.checked_block([("t", reuse.Checked(reuse.ir_sha256(tool), found))])
+    content = cache_format.module_content(module, "f" * 64, [cache_format.tool_entry(tool)], block)
+    path = tmp_path / "tools.json"
+    path.write_text(cache_format.dumps(content), encoding="utf-8")
+    return path
+
+
+def test_a_record_reads_back_as_written(tmp_path: Path) -> None:
+    tool = TOOL
+    previous = reuse.read_previous(_file(tmp_path), "app.tools")
+    assert previous is not None
+    assert previous.source_sha256 == "f" * 64
+    assert previous.findings("t", reuse.ir_sha256(tool)) == (Finding(STRICT, "lost", "t", "x", ("a", 1)),)
+    assert previous.findings("t", "0" * 64) is None  # another IR
+    assert previous.findings("u", reuse.ir_sha256(tool)) is None  # another tool
+    assert previous.entry("t") == cache_format.tool_entry(tool)
+
+
+@pytest.mark.parametrize(
+    "checked",
+    [
+        pytest.param(lambda: {"renderer": "another build", "tools": []}, id="other-renderers"),
+        pytest.param(lambda: {"tools": []}, id="no-renderers"),
+        pytest.param(lambda: {"renderer": reuse.renderer_digest(), "tools": {}}, id="tools-not-a-list"),
+        pytest.param(lambda: {"renderer": reuse.renderer_digest(), "tools": [{"qualname": "t"}]}, id="no-digest"),
+    ],
+)
+def test_a_record_of_other_renderers_or_malformed_is_not_reused(tmp_path: Path, checked: object) -> None:
+    assert reuse.read_previous(_file(tmp_path, checked=checked()), "app.tools") is None  # type: ignore[operator]
+
+
+def test_a_record_of_another_module_or_format_is_not_reused(tmp_path: Path) -> None:
+    assert reuse.read_previous(_file(tmp_path), "app.tools") is not None
+    assert reuse.read_previous(_file(tmp_path, module="app.other"), "app.tools") is None
+    path = _file(tmp_path)
+    reseal(path, {"format": cache_format.CACHE_FORMAT + 1})
+    assert reuse.read_previous(path, "app.tools") is None
+    assert reuse.read_previous(tmp_path / "missing.json", "app.tools") is None
+
+
+def test_the_ir_digest_tells_apart_what_the_ir_json_tells_apart() -> None:
+    one = ir.Tool(name="t", qualname="t", module="m", description="", parameters=())
+    same = ir.Tool(name="t", qualname="t", module="m", description="", parameters=())
+    other = ir.Tool(name="t", qualname="t", module="m", description=" ", parameters=())
+    assert reuse.ir_sha256(one) == reuse.ir_sha256(same)
+    assert reuse.ir_sha256(one) != reuse.ir_sha256(other)
