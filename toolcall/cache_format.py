@@ -206,15 +206,16 @@ def module_content(
 def tool_entry(tool: ir.Tool, rendered: Mapping[tuple[str, bool], Rendered | str] | None = None) -> dict[str, Any]:
     """One tool's cache entry: its IR, ``describe`` entry and every rendered variant.
 
-    ``rendered`` is ``render_variants(tool, VARIANTS)`` when the caller has
-    it already (the plugin reads its findings too). A variant the provider
+    ``rendered`` is ``render_variants(tool, VARIANTS, copies=False)`` when
+    the caller has it already (the plugin reads its findings too); the entry
+    may share its parts, so it is for writing out, not for handing out. A variant the provider
     cannot take is recorded as ``{"error": message}`` and raised again as
     ``ValueError`` when emitted.
     """
     from toolcall.render import parameters_schema, render_variants
 
     if rendered is None:
-        rendered = render_variants(tool, VARIANTS)
+        rendered = render_variants(tool, VARIANTS, copies=False)  # only written out
     variants = {
         variant_key(provider, strict): found.definition if not isinstance(found, str) else {"error": found}
         for (provider, strict), found in rendered.items()

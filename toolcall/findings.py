@@ -19,6 +19,7 @@ from toolcall.warning import ToolcallWarning
 __all__ = [
     "CODES",
     "DEFAULT",
+    "FIX_HINT",
     "NAME",
     "PARAM",
     "STRICT",
@@ -37,6 +38,12 @@ TYPE: Final = "toolcall-type"
 STRICT: Final = "toolcall-strict"
 DEFAULT: Final = "toolcall-default"
 CODES: Final[tuple[FindingCode, ...]] = (NAME, PARAM, TYPE, STRICT, DEFAULT)
+
+#: How to fix a type with no schema, the end of every such ``toolcall-type`` message.
+FIX_HINT: Final = (
+    "mark it Injected (Annotated[T, toolcall.Injected]) or give it a schema "
+    "(__toolcall_schema__ or a toolcall.TypeProvider)"
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -44,9 +44,8 @@ from mypy.types import (
 
 from toolcall import ir
 from toolcall.docstrings import ParsedDocstring, parse_docstring
-from toolcall.findings import PARAM, TYPE, Finding
+from toolcall.findings import FIX_HINT, PARAM, TYPE, Finding
 from toolcall.introspect.refs import fold, fold_defs
-from toolcall.introspect.typewalk import FIX_HINT
 from toolcall_mypy import source
 from toolcall_mypy.defaults import default_outcome, from_expression
 from toolcall_mypy.source import ModuleSource, Sources, Src

@@ -206,7 +206,7 @@ class ToolcallPlugin(Plugin):
         from toolcall.render import render_variants  # not imported where every file is current
         from toolcall_mypy.strict_findings import strict_findings
 
-        rendered = render_variants(tool, cache_format.VARIANTS)  # once, for the findings and the cache
+        rendered = render_variants(tool, cache_format.VARIANTS, copies=False)  # for the findings and the file
         return reuse.Checked(digest, strict_findings(tool, rendered)), cache_format.tool_entry(tool, rendered)
 
     def _module_sources(self, module: str, path: str) -> Sources:

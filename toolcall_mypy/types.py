@@ -50,9 +50,8 @@ from mypy.types import (
 )
 
 from toolcall import ir
-from toolcall.findings import TYPE, Finding
+from toolcall.findings import FIX_HINT, TYPE, Finding
 from toolcall.introspect.metadata import SchemaError, apply_constraints
-from toolcall.introspect.typewalk import FIX_HINT
 from toolcall.recursion import RecursionTracker
 from toolcall_mypy import classes, source, structs
 from toolcall_mypy.classes import info_ref

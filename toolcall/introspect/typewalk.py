@@ -49,7 +49,7 @@ import typing_extensions as te
 
 from toolcall import ir
 from toolcall.custom import TypeProvider, class_ref
-from toolcall.findings import TYPE, Finding
+from toolcall.findings import FIX_HINT, TYPE, Finding
 from toolcall.introspect import structs
 from toolcall.introspect.customtypes import from_providers, self_described, type_fullname
 from toolcall.introspect.hints import module_globals
@@ -59,10 +59,6 @@ from toolcall.recursion import RecursionTracker
 __all__ = ["FIX_HINT", "SchemaError", "Walker", "type_name"]
 
 #: How to fix a type no schema can describe (SPEC §2).
-FIX_HINT: Final = (
-    "mark it Injected (Annotated[T, toolcall.Injected]) or give it a schema "
-    "(__toolcall_schema__ or a toolcall.TypeProvider)"
-)
 
 _PRIMITIVES: Final[dict[Any, ir.PrimitiveName]] = {
     str: "str",

@@ -61,16 +61,21 @@ def render_tool(tool: ir.Tool, provider: str, *, strict: bool = False) -> Render
     return _render(_Shared(tool), provider, strict)
 
 
-def render_variants(tool: ir.Tool, variants: Sequence[tuple[str, bool]]) -> dict[tuple[str, bool], Rendered | str]:
+def render_variants(
+    tool: ir.Tool, variants: Sequence[tuple[str, bool]], *, copies: bool = True
+) -> dict[tuple[str, bool], Rendered | str]:
     """Render ``tool`` for each ``(provider, strict)``: the result, or the ``ValueError`` message.
 
     What variants have in common (the canonical schema, a strict pass, the
     OpenAI ``items`` pass) is computed once for all of them; each result
-    equals what ``render_tool`` gives for that variant.
+    equals what ``render_tool`` gives for that variant. With
+    ``copies=False`` the definitions share those parts instead of holding
+    copies of their own: for a caller that only reads them (the cache
+    writer), never one that hands them out.
     """
     for provider, _ in variants:
         _check_provider(provider)
-    shared = _Shared(tool)
+    shared = _Shared(tool, copies=copies)
     found: dict[tuple[str, bool], Rendered | str] = {}
     for provider, strict in variants:
         try:
@@ -118,13 +123,14 @@ class _Shared:
 
     It lives for one ``render_variants`` (or ``render_tool``) call only. The
     parts are never mutated: every pass builds new dicts from its input, and
-    each ``Rendered`` gets its own copy (``fresh``). A part that raised is not
+    each ``Rendered`` gets its own copy (``fresh``), unless ``copies`` is off. A part that raised is not
     kept (``cached_property``): the rare tool over a limit is checked again.
     """
 
-    def __init__(self, tool: ir.Tool) -> None:
+    def __init__(self, tool: ir.Tool, *, copies: bool = True) -> None:
         self.tool = tool
         self.canonical = parameters_schema(tool)
+        self._copies = copies
         self._json: dict[int, tuple[Any, str]] = {}
 
     @cached_property
@@ -150,10 +156,13 @@ class _Shared:
         return output_schema(self.tool)
 
     def fresh(self, value: Any) -> Any:
-        """``plain(value)``: JSON-encoded once per shared part, decoded anew for each use."""
+        """``plain(value)``: JSON-encoded once per shared part, decoded anew for each use (or, without copies, itself).
+
+        The encoding also refuses what JSON cannot hold (NaN, the infinities), with or without copies.
+        """
         if id(value) not in self._json:
             self._json[id(value)] = (value, _ENCODE(value))  # holding value keeps its id unique
-        return json.loads(self._json[id(value)][1])
+        return json.loads(self._json[id(value)][1]) if self._copies else value
 
 
 def _strict(tool: ir.Tool, canonical: Schema, profile: Profile) -> _StrictPass:

@@ -1,0 +1,59 @@
+"""``render_variants``: every variant at once, the same as ``render_tool`` for each, with or without copies."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+
+from tests import render_samples as s
+from toolcall import cache_format
+from toolcall.render import Rendered, render_tool, render_variants
+
+
+def one_by_one(tool: Any) -> dict[tuple[str, bool], Rendered | str]:
+    found: dict[tuple[str, bool], Rendered | str] = {}
+    for provider, strict in cache_format.VARIANTS:
+        try:
+            found[provider, strict] = render_tool(tool, provider, strict=strict)
+        except ValueError as exc:
+            found[provider, strict] = str(exc)
+    return found
+
+
+def dicts(value: Any) -> list[dict[str, Any]]:
+    """Every dict inside ``value``, itself included."""
+    found = [value] if isinstance(value, dict) else []
+    children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for child in children:
+        found.extend(dicts(child))
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(s.SAMPLES))
+@pytest.mark.parametrize("copies", [True, False])
+def test_each_variant_is_what_render_tool_gives(name: str, copies: bool) -> None:
+    assert render_variants(s.SAMPLES[name], cache_format.VARIANTS, copies=copies) == one_by_one(s.SAMPLES[name])
+
+
+def shared_dicts(rendered: dict[tuple[str, bool], Rendered | str]) -> int:
+    seen: dict[int, int] = {}
+    for variant in rendered.values():
+        if not isinstance(variant, str):
+            for found in dicts(variant.definition):
+                seen[id(found)] = seen.get(id(found), 0) + 1
+    return sum(1 for count in seen.values() if count > 1)
+
+
+def test_copies_share_nothing_and_no_copies_share_the_schemas() -> None:
+    tool = s.SAMPLES[sorted(s.SAMPLES)[0]]
+    assert shared_dicts(render_variants(tool, cache_format.VARIANTS)) == 0
+    assert shared_dicts(render_variants(tool, cache_format.VARIANTS, copies=False)) > 0
+
+
+@pytest.mark.parametrize("copies", [True, False])
+def test_what_json_cannot_hold_is_refused_with_or_without_copies(copies: bool) -> None:
+    tool = s.tool("bounded", s.param("n", s.constrained(s.P("float"), ge=-math.inf)))
+    rendered = render_variants(tool, cache_format.VARIANTS, copies=copies)
+    assert all(isinstance(variant, str) and "JSON" in variant for variant in rendered.values()), rendered
