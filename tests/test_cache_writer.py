@@ -44,6 +44,19 @@ def test_same_text_as_json_dumps(value: Any) -> None:
     assert indented(value) == reference(value)
 
 
+@given(st.dictionaries(st.text(max_size=3), JSON_LIKE, min_size=1, max_size=4), st.data())
+def test_a_dict_reached_more_than_once_is_written_the_same_at_every_place(shared: Any, data: st.DataObject) -> None:
+    # As the rendered variants of a tool share their schemas: the same object at several depths.
+    places = data.draw(st.lists(st.integers(min_value=0, max_value=3), min_size=2, max_size=5))
+    value: Any = {}
+    for index, depth in enumerate(places):
+        holder = shared
+        for level in range(depth):
+            holder = {"level": level, "inner": [holder, "text\nwith a newline"]}
+        value[f"place {index}"] = holder
+    assert indented(value) == reference(value)
+
+
 @given(
     st.dictionaries(
         st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False) | st.text(max_size=3), SCALARS
