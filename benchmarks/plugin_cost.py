@@ -5,8 +5,12 @@ enums, Literals, Annotated bounds and docstrings), then runs mypy on it with
 and without ``plugins = toolcall_mypy``, interleaved: cold (a fresh mypy
 cache directory each run), with plugin both with no schema cache files
 (the first run ever) and with current ones (a checkout that commits them),
-and warm (mypy's cache from an earlier run, nothing changed). It prints the
-medians and the ratios; the target is under 1.10 cold.
+and warm (mypy's cache from an earlier run, nothing changed); and cold with
+the plugin's analysis alone (``cache = false``, ``strict = false``: every
+tool's IR and findings, nothing rendered or written), which bounds what any
+cold run that analyses every tool can cost. It prints the
+medians and the ratios; the target is under 1.10 cold, with and without
+the schema cache files.
 """
 
 from __future__ import annotations
@@ -86,8 +90,11 @@ def write_project(root: Path, tools: int) -> None:
     # The bounds move into the descriptions in Anthropic strict mode: the plugin still
     # renders and reports that (toolcall-strict); the project accepts it, as a real one
     # passing CI would (a config-file disable_error_code needs mypy 1.19 or newer).
-    (root / "with.ini").write_text("[mypy]\nplugins = toolcall_mypy\ndisable_error_code = toolcall-strict\n")
+    plugin = "[mypy]\nplugins = toolcall_mypy\ndisable_error_code = toolcall-strict\n"
+    (root / "with.ini").write_text(plugin)
     (root / "without.ini").write_text("[mypy]\n")
+    # The plugin's analysis alone: every tool's IR and findings, nothing rendered, no file written.
+    (root / "analysis.ini").write_text(plugin + "\n[toolcall]\ncache = false\nstrict = false\n")
 
 
 def mypy_seconds(root: Path, config: str, cache: Path) -> float:
@@ -117,6 +124,7 @@ RUNS: Final = (
     ("without plugin, cold", "without.ini", False, True),
     ("with plugin, cold, no schema cache files", "with.ini", True, True),
     ("with plugin, cold, schema cache files present", "with.ini", False, True),
+    ("with plugin, cold, analysis only", "analysis.ini", False, True),
     ("without plugin, warm", "without.ini", False, False),
     ("with plugin, warm", "with.ini", False, False),
 )
@@ -157,9 +165,18 @@ def main() -> int:
     for label, median in medians.items():
         base = medians["without plugin, cold" if "cold" in label else "without plugin, warm"]
         print(f"| {label} | {median:.2f} s | {median / base:.2f}x |")
-    ratio = medians["with plugin, cold, no schema cache files"] / medians["without plugin, cold"]
-    print(f"{'PASS' if ratio < 1.10 else 'FAIL'}  cold, no schema cache files: under 1.10x ({ratio:.2f}x)")
-    return 0 if ratio < 1.10 else 1
+    passed = True
+    for label, case in (
+        ("with plugin, cold, no schema cache files", "the first run"),
+        ("with plugin, cold, schema cache files present", "a checkout that commits them"),
+    ):
+        ratio = medians[label] / medians["without plugin, cold"]
+        passed = passed and ratio < 1.10
+        verdict = "PASS" if ratio < 1.10 else "FAIL"
+        print(f"{verdict}  {label.removeprefix('with plugin, ')} ({case}): under 1.10x ({ratio:.2f}x)")
+    floor = medians["with plugin, cold, analysis only"] / medians["without plugin, cold"]
+    print(f"the analysis alone (cache = false, strict = false: nothing rendered or written): {floor:.2f}x")
+    return 0 if passed else 1
 
 
 if __name__ == "__main__":

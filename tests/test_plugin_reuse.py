@@ -15,7 +15,7 @@ import pytest
 
 pytest.importorskip("mypy")
 
-from tests.plugin_project import FINISH_HOOK, Project
+from tests.plugin_project import FINISH_HOOK, PYPROJECT, Project
 from toolcall import cache_format, ir
 from toolcall.findings import STRICT, Finding
 from toolcall_mypy import reuse
@@ -203,3 +203,18 @@ def test_the_ir_digest_tells_apart_what_the_ir_json_tells_apart() -> None:
     other = ir.Tool(name="t", qualname="t", module="m", description=" ", parameters=())
     assert reuse.ir_sha256(one) == reuse.ir_sha256(same)
     assert reuse.ir_sha256(one) != reuse.ir_sha256(other)
+
+
+# mypy in this process, then whether the plugin imported the renderers.
+RENDERERS_IMPORTED = (
+    "import sys; from mypy import api; api.run(sys.argv[1:]); "
+    "print('renderers imported:', 'toolcall.render' in sys.modules)"
+)
+
+
+@pytest.mark.parametrize(("settings", "renders"), [("strict = false\ncache = false", False), ("cache = false", True)])
+def test_nothing_is_rendered_when_nothing_reads_it(project: Project, settings: str, renders: bool) -> None:
+    project.write("pyproject.toml", f"{PYPROJECT}\n[tool.toolcall]\n{settings}\n")
+    result = project.mypy("--cache-dir", fresh_cache(project), start=RENDERERS_IMPORTED)
+    assert f"renderers imported: {renders}" in result.stdout
+    assert not project.cache.exists()

@@ -200,6 +200,8 @@ class ToolcallPlugin(Plugin):
     ) -> tuple[reuse.Checked, dict[str, Any] | None]:
         """The tool's strict findings and entry: as its module's file records them (entry ``None``), or rendered."""
         digest = reuse.ir_sha256(tool)
+        if not self._settings.strict and not self._settings.cache:
+            return reuse.Checked(digest, ()), None  # nothing would read what rendering gives
         recorded = None if local else self._store.recorded(module, path, tool.qualname, digest)
         if recorded is not None:
             return reuse.Checked(digest, recorded), None
