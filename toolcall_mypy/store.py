@@ -201,8 +201,8 @@ class Store:
         if not self._write_files or state.current:
             return  # mypy asks again after checking (report_config_data): nothing changed since
         ordered = sorted(state.tools.items(), key=lambda item: item[1].line)
-        state.current = True
         if state.unchanged(ordered):
+            state.current = True
             if self._log is not None:
                 self._log(f"toolcall: kept {state.cache_file} ({len(ordered)} tools, each as checked before)")
             return
@@ -211,6 +211,7 @@ class Store:
         text = cache_format.dumps(cache_format.module_content(module, state.source_sha256, entries, checked))
         with _locked(state.cache_file.parent):
             changed = cache_format.write_atomic(state.cache_file, text)
+        state.current = True  # only once written: a failed write is tried again
         state.untouched = False
         if changed and self._log is not None:
             self._log(f"toolcall: wrote {state.cache_file} ({len(ordered)} tools)")
