@@ -82,8 +82,12 @@ class Project:
     def mypy(self, *options: str, start: str | None = None) -> subprocess.CompletedProcess[str]:
         """``mypy -v OPTIONS app``; ``start``: Python code that starts mypy instead of ``-m mypy``."""
         command = [sys.executable, "-m", "mypy"] if start is None else [sys.executable, "-c", start]
+        return self.run([*command, "-v", *options, "app"])
+
+    def run(self, command: list[str]) -> subprocess.CompletedProcess[str]:
+        """``command`` in the project directory; it must end as mypy does when it checked (0 or 1)."""
         result = subprocess.run(
-            [*command, "-v", *options, "app"],
+            command,
             cwd=self.root,
             env=environment(),
             capture_output=True,
