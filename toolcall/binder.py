@@ -192,7 +192,7 @@ class _ArgumentChecks:
         if name is None:
             name = next((k for k in args if type(k) is str and k in self.wire), "")
         if isinstance(exc, RecursionError):
-            reason = errors.Reason("too_deep", None, (), "nested too deeply")
+            reason = errors.Reason("too_deep")  # no detail: it would only repeat what the code says
         elif isinstance(exc, MemoryError):
             reason = errors.Reason("invalid_value", None, (), "too large to check")
         else:

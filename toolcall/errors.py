@@ -2,9 +2,15 @@
 
 Each error is a frozen dataclass with ``__str__`` (one line a model can act
 on) and ``to_json()`` (a JSON-safe dict whose ``"error"`` key is the
-snake_case class name). Values that came from the model are echoed back
-JSON-safe: lone surrogates are escaped and non-JSON objects become their
-``repr``.
+snake_case class name, with the full data).
+
+``str(error)`` is one line of valid UTF-8 of at most ``MAX_MESSAGE_LENGTH``
+characters, built only when asked for. Keys and values from the model are
+shown as JSON writes them (a newline as ``\\n``, a lone surrogate as
+``\\udcff``, other non-ASCII text as is), and so are the line separators JSON
+leaves raw; a long value is cut with its size, a long list with how many
+items were left out. ``to_json()`` echoes the model's values JSON-safe: lone
+surrogates escaped and non-JSON objects as their ``repr``.
 """
 
 from __future__ import annotations
@@ -12,10 +18,12 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Union
 
 __all__ = [
+    "MAX_MESSAGE_LENGTH",
     "ArgumentGap",
     "Exited",
     "InvalidArgument",
@@ -61,6 +69,21 @@ _EXPECTATIONS: dict[str, str] = {
 }
 
 
+#: Reason codes whose ``value`` is not something the model sent (nothing was sent,
+#: or the input was too deep to keep), so the message does not say "got ...".
+_NO_VALUE = frozenset({"missing_field", "too_deep"})
+
+#: The most characters ``str(error)`` has, whatever the model sent.
+MAX_MESSAGE_LENGTH = 1000
+#: Characters of one value the model sent, before it is cut (with its size).
+_VALUE_LIMIT = 80
+#: Characters of a list of names or keys, before the rest is counted.
+_LIST_LIMIT = 400
+#: Characters of free text (a detail, the tool's own exception message).
+_TEXT_LIMIT = 300
+#: Characters of a JSON path inside an argument; a longer one keeps its innermost steps.
+_PATH_LIMIT = 160
+
 #: Integers longer than this are shown by size: ``str()`` refuses more than 4300 digits by default.
 _MAX_INT_BITS = 14_000
 
@@ -90,19 +113,18 @@ def json_safe(value: Any, depth: int = 0) -> Any:
         return [json_safe(item, depth + 1) for item in value]
     if type(value) is dict:
         return {_key(k): json_safe(v, depth + 1) for k, v in value.items()}
-    return _repr(value)
+    return _escape_surrogates(_repr(value))
 
 
 def _key(key: object) -> str:
-    return _escape_surrogates(str.__str__(key)) if isinstance(key, str) else _repr(key)
+    return _escape_surrogates(str.__str__(key) if isinstance(key, str) else _repr(key))
 
 
 def _repr(value: object) -> str:
     try:
-        text = str.__str__(repr(value))
+        return str.__str__(repr(value))
     except Exception:  # a hostile or broken __repr__, a container of huge ints, a cycle too deep
-        text = f"<{type(value).__name__} object>"
-    return _escape_surrogates(text)
+        return f"<{type(value).__name__} object>"
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -112,20 +134,141 @@ def _escape_surrogates(text: str) -> str:
     return _SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def _show(value: Any) -> str:
-    """A short rendering of a model-sent value for a one-line message."""
-    try:
-        text = json.dumps(json_safe(value), ensure_ascii=False)
-    except (TypeError, ValueError):  # pragma: no cover - json_safe output is always JSON
-        text = repr(value)
-    return text if len(text) <= 80 else text[:77] + "..."
+# -- one-line messages ------------------------------------------------------------------------------
+#
+# Every message is assembled from pieces that are each one line of valid UTF-8:
+# text is escaped character by character (so a cut never splits an escape) and
+# read only as far as the message can show, so a huge value costs no more than
+# a small one.
+
+#: What breaks a line even inside JSON text: controls, DEL, NEL, the Unicode
+#: line and paragraph separators; as JSON escapes. (Lone surrogates, which
+#: break UTF-8, are escaped by ``_escaped``.)
+_LINE_ESCAPES = {chr(c): f"\\u{c:04x}" for c in (*range(0x20), 0x7F, 0x85, 0x2028, 0x2029)}
+_LINE_ESCAPES.update({"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"})
+#: What JSON escapes in a string, plus the above.
+_JSON_ESCAPES = {**_LINE_ESCAPES, '"': '\\"', "\\": "\\\\"}
+
+
+def _escaped(char: str, table: dict[str, str]) -> str:
+    """``char`` as it may appear in a message: its escape in ``table``, a lone surrogate as ``\\udcff``."""
+    return table.get(char) or (f"\\u{ord(char):04x}" if "\ud800" <= char <= "\udfff" else char)
+
+
+def _take(pieces: Iterator[str], limit: int) -> tuple[str, bool]:
+    """The pieces that fit in ``limit`` characters, and whether any were left out."""
+    out: list[str] = []
+    room = limit
+    for piece in pieces:
+        room -= len(piece)
+        if room < 0:
+            return "".join(out), True
+        out.append(piece)
+    return "".join(out), False
+
+
+def _pieces(value: Any) -> Iterator[str]:
+    """``value`` as compact JSON text, in pieces a message may end after."""
+    kind = type(value)
+    if kind is list or kind is tuple:
+        yield "["
+        for index, item in enumerate(value):
+            if index:
+                yield ", "
+            yield from _pieces(item)
+        yield "]"
+    elif kind is dict:
+        yield "{"
+        for index, (key, item) in enumerate(value.items()):
+            if index:
+                yield ", "
+            yield from _string_pieces(str.__str__(key) if isinstance(key, str) else _repr(key))
+            yield ": "
+            yield from _pieces(item)
+        yield "}"
+    elif isinstance(value, str):
+        yield from _string_pieces(str.__str__(value))
+    elif value is None or isinstance(value, (int, float)):
+        data = json_safe(value)  # nan and integers too long for str() become strings
+        yield from _string_pieces(data) if isinstance(data, str) else json.dumps(data)
+    else:
+        yield from _string_pieces(_repr(value))
+
+
+def _string_pieces(text: str) -> Iterator[str]:
+    yield '"'
+    for char in text:
+        yield _escaped(char, _JSON_ESCAPES)
+    yield '"'
+
+
+def _size(value: Any) -> str:
+    """How big a cut value was, in the words a model reads."""
+    if isinstance(value, str):
+        return _count(str.__len__(value), "character")
+    if type(value) in (list, tuple):
+        return _count(len(value), "item")
+    return _count(len(value), "key") if type(value) is dict else ""
+
+
+def _count(number: int, noun: str) -> str:
+    return f" ({number} {noun}{'' if number == 1 else 's'})"
+
+
+def _show(value: Any, limit: int = _VALUE_LIMIT) -> str:
+    """A model-sent value as one line of JSON text, cut after ``limit`` characters with its size."""
+    text, cut = _take(_pieces(value), limit)
+    return f"{text}…{_size(value)}" if cut else text
+
+
+def _plain(text: object, limit: int = _TEXT_LIMIT) -> str:
+    """Free text (a detail, an exception message) on one line, cut after ``limit`` characters."""
+    line = str.__str__(text) if isinstance(text, str) else _repr(text)
+    shown, cut = _take((_escaped(char, _LINE_ESCAPES) for char in line), limit)
+    return f"{shown}…{_count(len(line), 'character')}" if cut else shown
+
+
+def _listed(items: Sequence[Any], show: Callable[[Any], str], separator: str = ", ") -> str:
+    """``show`` of each item while they fit in ``_LIST_LIMIT`` characters, then how many are left."""
+    out: list[str] = []
+    room = _LIST_LIMIT
+    for item in items:
+        piece = show(item)
+        room -= len(piece) + len(separator)
+        if out and room < 0:
+            break
+        out.append(piece)
+    left = len(items) - len(out)
+    return separator.join(out) + (f"{separator}… and {left} more" if left else "")
+
+
+def _line(text: str) -> str:
+    """``text`` cut to ``MAX_MESSAGE_LENGTH`` (a last guard: its pieces are bounded already)."""
+    return text if len(text) <= MAX_MESSAGE_LENGTH else text[: MAX_MESSAGE_LENGTH - 1] + "…"
+
+
+_IDENTIFIER = re.compile("[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _step(part: object, first: bool) -> str:
+    """One step of a JSON path: ``[3]``, ``.qty``, or ``["a b"]`` for a key that is not a plain name."""
+    if isinstance(part, int) and not isinstance(part, bool):
+        return f"[{_show(part, 24)}]"
+    if isinstance(part, str) and _IDENTIFIER.fullmatch(part):
+        return str.__str__(part) if first else "." + str.__str__(part)
+    return f"[{_show(part, 40)}]"
 
 
 def _path_text(path: tuple[str | int, ...]) -> str:
-    out = ""
-    for part in path:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
-    return out
+    steps = [_step(part, index == 0) for index, part in enumerate(path)]
+    tail: list[str] = []
+    room = _PATH_LIMIT
+    for step in reversed(steps):
+        room -= len(step)
+        if room < 0:  # the innermost steps say where the value is; the outer ones are left out
+            return "…" + "".join(reversed(tail))
+        tail.append(step)
+    return "".join(steps)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,13 +295,16 @@ class Reason:
         _as_tuple(self, "branches")
 
     def __str__(self) -> str:
-        text = _EXPECTATIONS.get(self.code, self.code.replace("_", " "))
-        if self.detail:
-            text = f"{text} ({self.detail})"
-        text = f"{text}, got {_show(self.value)}"
+        expected = _EXPECTATIONS.get(self.code) or _plain(self.code.replace("_", " "), 60)
+        text = expected
+        if self.detail and self.detail != expected:
+            text += f" ({_plain(self.detail)})"
+        if self.code not in _NO_VALUE:
+            text += f", got {_show(self.value)}"
         if self.branches:
-            text += "; " + "; ".join(f"as option {i}: {b}" for i, b in enumerate(self.branches, 1))
-        return text
+            options = list(enumerate(self.branches, 1))
+            text += "; " + _listed(options, lambda option: f"as option {option[0]}: {option[1]}", "; ")
+        return _line(text)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-safe dict of this reason."""
@@ -207,7 +353,8 @@ class UnknownTool(_ErrorBase):
         _as_tuple(self, "known")
 
     def __str__(self) -> str:
-        return f"unknown tool {_show(self.name)}; the tools are: {', '.join(self.known) or '(none)'}"
+        known = _listed(self.known, lambda name: _plain(name, _VALUE_LIMIT)) or "(none)"
+        return _line(f"unknown tool {_show(self.name)}; the tools are: {known}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,8 +367,7 @@ class UnknownArguments(_ErrorBase):
         _as_tuple(self, "names")
 
     def __str__(self) -> str:
-        shown = ", ".join(_show(n) for n in self.names)
-        return f"unknown arguments {shown}: send only the parameters the tool declares"
+        return _line(f"unknown arguments {_listed(self.names, _show)}: send only the parameters the tool declares")
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,7 +380,7 @@ class NonStringArguments(_ErrorBase):
         _as_tuple(self, "keys")
 
     def __str__(self) -> str:
-        return f"argument names must be strings, got {', '.join(_show(k) for k in self.keys)}"
+        return _line(f"argument names must be strings, got {_listed(self.keys, _show)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,7 +390,7 @@ class InvalidArguments(_ErrorBase):
     args: Any
 
     def __str__(self) -> str:
-        return f"the arguments must be a JSON object of named parameters, got {_show(self.args)}"
+        return _line(f"the arguments must be a JSON object of named parameters, got {_show(self.args)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,7 +400,7 @@ class MissingArgument(_ErrorBase):
     name: str
 
     def __str__(self) -> str:
-        return f"missing required argument {_show(self.name)}"
+        return _line(f"missing required argument {_show(self.name)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -272,8 +418,8 @@ class ArgumentGap(_ErrorBase):
         _as_tuple(self, "dropped")
 
     def __str__(self) -> str:
-        later = ", ".join(_show(d) for d in self.dropped)
-        return f"argument {_show(self.missing)} must be sent when {later} is sent (they are positional)"
+        later = _listed(self.dropped, _show)
+        return _line(f"argument {_show(self.missing)} must be sent when {later} is sent (they are positional)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +431,7 @@ class InvalidArgument(_ErrorBase):
 
     def __str__(self) -> str:
         where = _show(self.name) + (f" at {_path_text(self.reason.path)}" if self.reason.path else "")
-        return f"invalid argument {where}: {self.reason}"
+        return _line(f"invalid argument {where}: {self.reason}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -296,9 +442,8 @@ class Raised(_ErrorBase):
     message: str
 
     def __str__(self) -> str:
-        return (
-            f"the tool failed with {self.type}: {self.message}" if self.message else f"the tool failed with {self.type}"
-        )
+        failed = f"the tool failed with {_plain(self.type, _VALUE_LIMIT)}"
+        return _line(f"{failed}: {_plain(self.message)}" if self.message else failed)
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,7 +453,7 @@ class Exited(_ErrorBase):
     code: Any
 
     def __str__(self) -> str:
-        return f"the tool exited with code {_show(self.code)}"
+        return _line(f"the tool exited with code {_show(self.code)}")
 
 
 #: Any error ``Err`` can hold.
