@@ -13,10 +13,13 @@ import os
 import subprocess
 import sys
 import textwrap
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from toolcall import cache_format as cf
 from toolcall.cache_format import CACHE_FORMAT
 from toolcall.ir import SCHEMA_VERSION
 
@@ -69,9 +72,9 @@ import pkg.tools as tools
 from toolcall import cache_format as cf
 from toolcall.toolset import as_toolset
 
-entries = [cf.tool_entry(t.ir) for t in as_toolset(tools)]
+entries = [cf.tool_entry(t.ir, [tools.__name__]) for t in as_toolset(tools)]
 source = open(tools.__file__, "rb").read()
-content = cf.module_content(tools.__name__, cf.source_sha256(source), entries)
+content = cf.module_content(tools.__name__, {tools.__name__: cf.source_record(source)}, entries, {})
 cf.write_atomic(cf.cache_path(tools.__file__), cf.dumps(content))
 """
 
@@ -155,7 +158,10 @@ def test_an_edited_module_makes_the_cache_stale(project: Path) -> None:
     tools.write_text(tools.read_text().replace("days: int = 3", "days: int = 4"))
     seen = _probe(project)
     assert seen["from_cache"] == [False, False]
-    assert any("changed since" in w and "introspecting" in w for w in seen["warnings"])  # type: ignore[union-attr]
+    assert seen["warnings"] == [
+        "the schema cache of 1 module is not served, so its tools are introspected instead: "
+        "pkg.tools (pkg.tools changed); run mypy with the toolcall plugin (or `toolcall check`) to refresh them"
+    ]
     assert seen["result"] == {"city": "Oslo", "days": 4, "unit": "fahrenheit"}
 
 
@@ -163,30 +169,104 @@ def test_a_changed_signature_is_caught_without_the_source(project: Path) -> None
     cache = project / "pkg" / "__toolcall__" / "tools.json"
     content = json.loads(cache.read_text())
     content["tools"][0]["fingerprint"] = "0" * 32
-    cache.write_text(json.dumps(content))
+    del content["content_sha256"]
+    cache.write_text(cf.dumps(content))  # sealed again: as mypy would have written it
     seen = _probe(project)
     assert seen["from_cache"] == [False, True]
-    assert any("signature changed" in w for w in seen["warnings"])  # type: ignore[union-attr]
+    assert any("the signature of tool 'get_weather' changed" in w for w in seen["warnings"])  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize(
-    "corrupt",
-    [
-        pytest.param(lambda text: text[: len(text) // 2], id="truncated"),
-        pytest.param(lambda text: replaced(text, f'"format": {CACHE_FORMAT}', '"format": 999'), id="wrong-format"),
-        pytest.param(lambda text: replaced(text, f'"ir": {SCHEMA_VERSION}', '"ir": 999'), id="wrong-ir-version"),
-        pytest.param(lambda text: "junk \x00\xff", id="junk"),
-        pytest.param(lambda text: "[]", id="not-an-object"),
-        pytest.param(lambda text: json.dumps({**json.loads(text), "tools": [{"name": "x"}]}), id="bad-entry"),
-    ],
-)
-def test_a_corrupt_cache_warns_and_falls_back(project: Path, corrupt: object) -> None:
+def resealed(change: Callable[[dict[str, Any]], object]) -> Callable[[bytes], bytes]:
+    """A corruption that keeps the seal valid: as if the writer itself had written the wrong shape."""
+
+    def corrupt(data: bytes) -> bytes:
+        content = json.loads(data)
+        del content["content_sha256"]
+        change(content)
+        return cf.dumps(content).encode("utf-8", "surrogatepass")
+
+    return corrupt
+
+
+def _set(path: str, value: object) -> Callable[[dict[str, Any]], None]:
+    def change(content: dict[str, Any]) -> None:
+        *parents, last = [int(part) if part.isdigit() else part for part in path.split("/")]
+        target: Any = content
+        for part in parents:
+            target = target[part]
+        target[last] = value
+
+    return change
+
+
+def _edited(data: bytes) -> bytes:
+    return data.replace(b"Get the forecast for a city.", b"Get the forecast for a town.")
+
+
+CORRUPTIONS = {
+    "truncated": lambda data: data[: len(data) // 2],
+    "empty": lambda data: b"",
+    "junk": lambda data: b"junk \x00\xff",
+    "not-utf-8": lambda data: data.replace(b"Oslo", b"Osl\xff"),
+    "not-an-object": lambda data: b"[]",
+    "deep": lambda data: b"[" * 100_000,
+    "hand-edited": _edited,
+    "wrong-format": lambda data: data.replace(f'"format": {CACHE_FORMAT}'.encode(), b'"format": 999'),
+    "wrong-ir-version": lambda data: data.replace(f'"ir": {SCHEMA_VERSION}'.encode(), b'"ir": 999'),
+    "rendered-list": resealed(_set("tools/0/rendered", [])),
+    "variant-string": resealed(_set("tools/0/rendered/openai", "function")),
+    "variant-missing": resealed(lambda content: content["tools"][0]["rendered"].pop("anthropic")),
+    "ir-number": resealed(_set("tools/0/ir", 5)),
+    "ir-of-another-tool": resealed(lambda content: content["tools"][0].update(ir=content["tools"][1]["ir"])),
+    "describe-list": resealed(_set("tools/0/describe", [1, 2])),
+    "nan": resealed(_set("tools/0/rendered/openai/function/parameters/properties/days/default", float("nan"))),
+    "entry-string": resealed(_set("tools/1", "where")),
+    "sources-missing": resealed(lambda content: content.pop("sources")),
+    "bad-entry": resealed(_set("tools", [{"name": "x"}])),
+}
+
+
+@pytest.mark.parametrize("mode", ["auto", "require"])
+@pytest.mark.parametrize("corruption", list(CORRUPTIONS))
+def test_a_corrupt_cache_is_never_served_and_never_crashes(project: Path, corruption: str, mode: str) -> None:
     cache = project / "pkg" / "__toolcall__" / "tools.json"
-    cache.write_text(corrupt(cache.read_text()))  # type: ignore[operator]
-    seen = _probe(project)
-    assert seen["from_cache"] == [False, False]
-    assert seen["warnings"], "a stale or corrupt cache must warn"
-    assert seen["result"] == {"city": "Oslo", "days": 3, "unit": "fahrenheit"}
+    cache.write_bytes(CORRUPTIONS[corruption](cache.read_bytes()))
+    _expect_unserved(project, mode)
+
+
+@pytest.mark.parametrize("mode", ["auto", "require"])
+@pytest.mark.parametrize("kind", ["dev-zero", "directory", "huge", "dangling"])
+def test_a_cache_that_is_not_a_regular_file_is_refused(project: Path, kind: str, mode: str) -> None:
+    cache = project / "pkg" / "__toolcall__" / "tools.json"
+    cache.unlink()
+    if kind == "dev-zero":
+        cache.symlink_to("/dev/zero")
+    elif kind == "directory":
+        cache.mkdir()
+    elif kind == "huge":
+        with open(cache, "wb") as handle:
+            handle.truncate(65 * 1024 * 1024)  # sparse: costs no disk
+    else:
+        cache.symlink_to(cache.with_name("gone.json"))
+        seen = _probe(project, env={"TOOLCALL_CACHE": "off"})  # a dangling link is no file at all
+        assert seen["warnings"] == []
+        return
+    _expect_unserved(project, mode)
+
+
+def _expect_unserved(project: Path, mode: str) -> None:
+    if mode == "auto":
+        seen = _probe(project)
+        assert seen["from_cache"] == [False, False]
+        (warning,) = seen["warnings"]  # type: ignore[misc]
+        assert warning.startswith("the schema cache of 1 module is not served"), warning
+        assert "\n" not in warning
+        assert seen["result"] == {"city": "Oslo", "days": 3, "unit": "fahrenheit"}
+        return
+    run = _python(project, PROBE, env={"TOOLCALL_CACHE": "require"})
+    assert run.returncode != 0
+    last = run.stderr.strip().splitlines()[-1]
+    assert last.startswith("RuntimeError: TOOLCALL_CACHE=require: tool 'get_weather' of 'pkg.tools': "), run.stderr
 
 
 def test_require_fails_loudly_on_a_stale_or_missing_cache(project: Path) -> None:
@@ -215,17 +295,23 @@ def test_loading_a_cache_builds_nothing_until_first_use(project: Path) -> None:
     code = textwrap.dedent(
         """
         import sys, toolcall
+        import toolcall.render
+
+        def refuse(*args, **kwargs):
+            raise AssertionError("rendered: emit must serve the cached schemas")
+
+        toolcall.render.render_tool = toolcall.render.render_variants = refuse
         import pkg.tools as tools
         from toolcall.toolset import as_toolset
         toolset = as_toolset(tools)
-        assert all(t._ir is None and t.dispatcher is None for t in toolset), "nothing decoded yet"
+        assert all(t.dispatcher is None and t._classes is None for t in toolset), "nothing built yet"
         first = toolcall.emit(tools, "anthropic")
         assert toolcall.emit(tools, "anthropic") is first
-        assert all(t._ir is None for t in toolset), "emit used the cached text"
         assert "toolcall.introspect" not in sys.modules
         assert "toolcall.binder" not in sys.modules
         toolcall.run(tools, "where", {"place": {"lat": 1.5}})
-        assert toolset.by_name["where"]._ir is not None and toolset.by_name["get_weather"]._ir is None
+        built = [t.dispatcher is not None for t in toolset]
+        assert built == [False, True], built
         print("ok")
         """
     )
@@ -241,4 +327,59 @@ def test_cache_files_are_deterministic(project: Path) -> None:
     _python(project, WRITE_CACHE, env={"PYTHONHASHSEED": "99"})
     assert cache.read_bytes() == first
     assert first.endswith(b"\n")
-    assert json.dumps(json.loads(first), sort_keys=True, indent=2, ensure_ascii=False).encode() + b"\n" == first
+    content = json.loads(first)
+    del content["content_sha256"]
+    text = json.dumps(content, indent=2, ensure_ascii=False) + "\n"
+    assert cf.dumps(content).encode() == first
+    assert text == first.decode().replace(f'  "content_sha256": "{json.loads(first)["content_sha256"]}",\n', "")
+
+
+THREADED = """
+import json, sys, threading, warnings
+sys.setswitchinterval(1e-6)
+warnings.simplefilter("always")
+import toolcall
+import pkg.tools as tools
+from toolcall.toolset import as_toolset
+
+barrier = threading.Barrier(16)
+seen, errors = [], []
+
+
+def work():
+    barrier.wait()
+    try:
+        result = toolcall.run(tools, "where", {"place": {"lat": 1.5}})
+        seen.append(json.dumps([toolcall.emit(tools, "openai"), toolcall.describe(tools), result.value]))
+    except BaseException as exc:
+        errors.append(repr(exc))
+
+
+with warnings.catch_warnings(record=True) as caught:
+    threads = [threading.Thread(target=work) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+print(json.dumps({
+    "distinct": len(set(seen)),
+    "errors": errors,
+    "warnings": [str(w.message) for w in caught],
+    "served": [t.cached is not None for t in as_toolset(tools)],
+}))
+"""
+
+
+@pytest.mark.parametrize("state", ["current", "stale"])
+def test_first_use_from_many_threads_loads_and_warns_once(project: Path, state: str) -> None:
+    if state == "stale":
+        tools = project / "pkg" / "tools.py"
+        tools.write_text(tools.read_text().replace("days: int = 3", "days: int = 4"))
+    for _ in range(3):  # a race shows only sometimes: a few fresh processes
+        run = _python(project, THREADED)
+        assert run.returncode == 0, run.stderr
+        seen = json.loads(run.stdout)
+        assert seen["errors"] == []
+        assert seen["distinct"] == 1
+        assert seen["served"] == ([True, True] if state == "current" else [False, False])
+        assert len(seen["warnings"]) == (0 if state == "current" else 1), seen["warnings"]

@@ -1,4 +1,4 @@
-"""The cache writer's text: exactly ``json.dumps(sort_keys=True, indent=2, ensure_ascii=False)``, in a readable file."""
+"""The cache writer's text: exactly ``json.dumps(indent=2, ensure_ascii=False)``, dict order kept."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ from toolcall.pretty_json import indented
 
 
 def reference(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)
+    return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 SCALARS = (
@@ -65,7 +65,7 @@ def test_a_dict_reached_more_than_once_is_written_the_same_at_every_place(shared
     .filter(lambda d: len({type(k) for k in d}) <= 1 or all(type(k) is str for k in d))
 )
 def test_non_string_keys_are_left_to_json(value: dict[Any, Any]) -> None:
-    # json.dumps sorts non-str keys as they are, and fails on mixed types: both writers agree either way.
+    # json.dumps turns non-str keys into strings: both writers agree.
     assert indented(value) == reference(value)
 
 
@@ -78,8 +78,24 @@ def test_tuples_subclasses_and_special_floats_are_left_to_json() -> None:
 
 
 def scalars_content(checked: dict[str, Any] | None = None) -> dict[str, Any]:
-    entries = [cache_format.tool_entry(introspect(d).tool) for d in module_tools(scalars.__name__)]
-    return cache_format.module_content(scalars.__name__, "0" * 64, entries, checked)
+    entries = [cache_format.tool_entry(introspect(d).tool, [scalars.__name__]) for d in module_tools(scalars.__name__)]
+    sources = {scalars.__name__: {"sha256": "0" * 64, "tokens": None}}
+    return cache_format.module_content(scalars.__name__, sources, entries, checked)
+
+
+def test_keys_keep_their_order_at_every_depth() -> None:
+    value = {"zeta": 1, "alpha": {"item": [{"z": None, "a": True}], "b": "x"}, "middle": []}
+    assert indented(value) == json.dumps(value, indent=2)
+    assert indented(value).index('"zeta"') < indented(value).index('"alpha"') < indented(value).index('"middle"')
+
+
+def test_a_file_with_lone_surrogates_is_valid_utf_8_and_reads_back_the_same() -> None:
+    content = cache_format.module_content(
+        "m", {"m": {"sha256": "0" * 64, "tokens": None}}, [{"enum": ["\udcff", "ok"]}]
+    )
+    text = cache_format.dumps(content)
+    assert "\\udcff" in text
+    assert json.loads(text.encode("utf-8"))["tools"] == [{"enum": ["\udcff", "ok"]}]
 
 
 def test_a_real_cache_file_is_written_as_json_dumps_writes_it() -> None:
@@ -87,9 +103,10 @@ def test_a_real_cache_file_is_written_as_json_dumps_writes_it() -> None:
         content = scalars_content(checked)
         text = cache_format.dumps(content)
         loaded = json.loads(text)
-        seal = loaded.pop("content_sha256")
-        assert loaded == content
-        assert text == reference(loaded | {"content_sha256": seal}) + "\n"
+        assert text == reference(loaded) + "\n"
+        assert list(loaded) == ["checked", "content_sha256", *list(content)[1:]]
+        del loaded["content_sha256"]
+        assert json.dumps(loaded) == json.dumps(content)
 
 
 def test_the_seal_is_the_digest_of_the_text_without_its_line() -> None:

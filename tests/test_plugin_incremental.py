@@ -37,13 +37,13 @@ def test_cold_run_writes_the_cache(project: Project, reference: bytes) -> None:
     assert content["module"] == "app.tools"
     assert project.tool_names() == ["get_weather", "convert"]  # declaration order
     source = (project.root / "app" / "tools.py").read_bytes()
-    from toolcall.cache_format import source_sha256
+    from toolcall.cache_format import source_record
 
-    assert content["source_sha256"] == source_sha256(source)
+    assert content["sources"] == {"app.tools": source_record(source)}
     assert not (project.root / "app" / "__toolcall__" / "plain.json").exists()
     text = project.cache.read_text(encoding="utf-8")
     assert text.endswith("}\n")
-    assert json.dumps(json.loads(text), sort_keys=True, indent=2, ensure_ascii=False) + "\n" == text
+    assert json.dumps(json.loads(text), indent=2, ensure_ascii=False) + "\n" == text
 
 
 def test_the_runtime_accepts_what_the_plugin_wrote(project: Project) -> None:

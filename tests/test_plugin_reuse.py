@@ -102,7 +102,7 @@ def test_a_comment_edit_rewrites_only_the_source_digest(project: Project, tmp_pa
     assert "toolcall: wrote" in log
     after = project.content()
     assert after["tools"] == before["tools"]
-    assert after["source_sha256"] != before["source_sha256"]
+    assert after["sources"] != before["sources"]
     other = Project(tmp_path / "other")
     other.write("app/tools.py", (project.root / "app" / "tools.py").read_text(encoding="utf-8"))
     other.mypy()
@@ -157,8 +157,10 @@ TOOL = ir.Tool(name="t", module="app.tools", qualname="t", description="", param
 def _file(tmp_path: Path, module: str = "app.tools", checked: dict[str, object] | None = None) -> Path:
     tool = TOOL
     found = (Finding(STRICT, "lost", "t", "x", ("a", 1)),)
-    block = checked or reuse.checked_block([("t", reuse.Checked(reuse.ir_sha256(tool), found))])
-    content = cache_format.module_content(module, "f" * 64, [cache_format.tool_entry(tool)], block)
+    recorded = [("t", reuse.Checked(reuse.ir_sha256(tool), (module,), found))]
+    block = checked or reuse.checked_block(recorded, {module: "tools.py"})
+    sources = {module: {"sha256": "f" * 64, "tokens": None}}
+    content = cache_format.module_content(module, sources, [cache_format.tool_entry(tool, [module])], block)
     path = tmp_path / "tools.json"
     path.write_text(cache_format.dumps(content), encoding="utf-8")
     return path
@@ -168,11 +170,12 @@ def test_a_record_reads_back_as_written(tmp_path: Path) -> None:
     tool = TOOL
     previous = reuse.read_previous(_file(tmp_path), "app.tools")
     assert previous is not None
-    assert previous.source_sha256 == "f" * 64
+    assert previous.sources == {"app.tools": {"sha256": "f" * 64, "tokens": None}}
+    assert previous.files == {"app.tools": "tools.py"}
     assert previous.findings("t", reuse.ir_sha256(tool)) == (Finding(STRICT, "lost", "t", "x", ("a", 1)),)
     assert previous.findings("t", "0" * 64) is None  # another IR
     assert previous.findings("u", reuse.ir_sha256(tool)) is None  # another tool
-    assert previous.entry("t") == cache_format.tool_entry(tool)
+    assert previous.entry("t") == cache_format.tool_entry(tool, ["app.tools"])
 
 
 @pytest.mark.parametrize(
@@ -180,8 +183,11 @@ def test_a_record_reads_back_as_written(tmp_path: Path) -> None:
     [
         pytest.param(lambda: {"renderer": "another build", "tools": []}, id="other-renderers"),
         pytest.param(lambda: {"tools": []}, id="no-renderers"),
-        pytest.param(lambda: {"renderer": reuse.renderer_digest(), "tools": {}}, id="tools-not-a-list"),
-        pytest.param(lambda: {"renderer": reuse.renderer_digest(), "tools": [{"qualname": "t"}]}, id="no-digest"),
+        pytest.param(lambda: {"renderer": reuse.renderer_digest(), "files": {}, "tools": {}}, id="tools-not-a-list"),
+        pytest.param(
+            lambda: {"renderer": reuse.renderer_digest(), "files": {}, "tools": [{"qualname": "t"}]}, id="no-digest"
+        ),
+        pytest.param(lambda: {"renderer": reuse.renderer_digest(), "tools": []}, id="no-files"),
     ],
 )
 def test_a_record_of_other_renderers_or_malformed_is_not_reused(tmp_path: Path, checked: object) -> None:

@@ -19,22 +19,43 @@ if TYPE_CHECKING:
     from toolcall.dispatch import arun, run
     from toolcall.result import Err, Ok
 
-# Dispatch loads on first use, so ``import toolcall`` stays light.
-_LAZY = {"run": "toolcall.dispatch", "arun": "toolcall.dispatch", "Ok": "toolcall.result", "Err": "toolcall.result"}
+# Dispatch loads on first use, so ``import toolcall`` stays light. Each lazy
+# name → the module that holds it (``errors`` is that module itself).
+_LAZY = {
+    "run": "toolcall.dispatch",
+    "arun": "toolcall.dispatch",
+    "Ok": "toolcall.result",
+    "Err": "toolcall.result",
+    "errors": "toolcall.errors",
+}
 
 
 def __getattr__(name: str) -> object:
-    import importlib
-
-    if name != "errors" and name not in _LAZY:
+    # Many threads can be here at once, on their first use of a lazy name
+    # (SPEC §6), and a thread can come back here from inside one of these
+    # imports (``from toolcall import errors``): every step only adds what is
+    # already true, and nothing fails when another thread got there first.
+    home = _LAZY.get(name)
+    if home is None:
         raise AttributeError(f"module 'toolcall' has no attribute {name!r}")
+    import importlib
+    import sys
+
+    # ``toolcall.dispatch`` imports the other two, so loading it binds every name.
+    homes = (home, "toolcall.result", "toolcall.errors") if home == "toolcall.dispatch" else (home,)
     namespace = globals()
-    for lazy, module in _LAZY.items():
-        namespace[lazy] = getattr(importlib.import_module(module), lazy)
-    namespace["errors"] = importlib.import_module("toolcall.errors")
-    # With every lazy name loaded, this hook has no more work; a module without
+    for module_name in homes:
+        module = importlib.import_module(module_name)
+        for lazy, where in _LAZY.items():
+            if where == module_name:
+                namespace[lazy] = module if lazy == "errors" else getattr(module, lazy)
+    # With every lazy name bound, this hook has no more work: a module without
     # ``__getattr__`` keeps CPython's fast attribute lookup for ``toolcall.run``.
-    del namespace["__getattr__"]
+    # Without the GIL, a thread could miss ``run`` in the namespace and then
+    # find no hook either, so there the hook stays.
+    gil = getattr(sys, "_is_gil_enabled", None)
+    if (gil is None or gil()) and all(lazy in namespace for lazy in _LAZY):
+        namespace.pop("__getattr__", None)
     return namespace[name]
 
 

@@ -3,7 +3,8 @@
 One file per tool module, ``<package dir>/__toolcall__/<module stem>.json``
 (``pkg/tools.py`` → ``pkg/__toolcall__/tools.json``; a package's
 ``__init__.py`` → ``__init__.json``). The mypy plugin writes it; the runtime
-loader (``toolcall.cache_loader``) reads it. Its content::
+loader (``toolcall.cache_loader``) reads it, after ``toolcall.cache_check``
+has validated every part. Its content, in this order::
 
     {
       "checked": {...},                  # the plugin's own record (toolcall_mypy.reuse)
@@ -11,24 +12,35 @@ loader (``toolcall.cache_loader``) reads it. Its content::
       "format": CACHE_FORMAT,            # this layout
       "ir": ir.SCHEMA_VERSION,           # the IR's meaning
       "module": "pkg.tools",
-      "source_sha256": "...",            # of the module source mypy checked
+      "sources": {                       # every module a tool's schema comes from, sorted
+        "pkg.tools": {"sha256": ..., "tokens": ...},   # toolcall.source_digest
+        "pkg.types_": {...}
+      },
       "tools": [                         # declaration order
         {
           "name": ..., "qualname": ...,
           "fingerprint": ...,            # signature_fingerprint(...)
+          "sources": ["pkg.tools", ...], # the modules this tool's schema comes from
           "ir": {...},                   # ir.to_json(tool)
           "describe": {...},             # describe()'s entry
           "rendered": {"openai": {...}, "openai:strict": {...}, ..., "gemini": {"error": "..."}}
-        }
+        },
+        {"name": ..., "qualname": ..., "fingerprint": ..., "refused": "..."}
       ]
     }
 
-Written deterministically (sorted keys, 2-space indent, a final newline) and
-atomically (a temporary file in the same directory, then ``os.replace``).
-The seal lets the plugin trust the file's ``checked`` record without
-parsing the rest: any edit to the text breaks it. The runtime loader needs
-neither; it checks the format, the IR version, the source and the
-fingerprints.
+A ``refused`` entry is a tool the plugin could not describe (its finding was
+silenced): the runtime introspects it and says why, instead of calling the
+cache stale. Every rendered schema is stored exactly as ``emit`` gives it,
+dict order included, so serving it equals rendering it byte for byte in
+``json.dumps``.
+
+Written deterministically (the order above, 2-space indent, a final
+newline, lone surrogates escaped so the text is valid UTF-8) and atomically
+(a temporary file in the same directory, then ``os.replace``). The seal
+lets the plugin trust the file's ``checked`` record without parsing the
+rest, and the runtime refuse a hand-edited file: any edit to the text
+breaks it.
 """
 
 from __future__ import annotations
@@ -37,6 +49,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
@@ -55,8 +68,11 @@ __all__ = [
     "fingerprint",
     "ir_parameters",
     "module_content",
+    "refused_entry",
     "remove",
+    "seal_holds",
     "sealed_head",
+    "source_record",
     "source_sha256",
     "tool_entry",
     "variant_key",
@@ -64,7 +80,7 @@ __all__ = [
 ]
 
 #: Bumped whenever the file layout changes.
-CACHE_FORMAT: Final = 2
+CACHE_FORMAT: Final = 3
 CACHE_DIR: Final = "__toolcall__"
 
 # Top-level lines of the text ``dumps`` writes. Nested lines are indented
@@ -122,16 +138,44 @@ def ir_parameters(tool: ir.Tool) -> list[tuple[str, str, bool]]:
 def dumps(content: dict[str, Any]) -> str:
     """The deterministic, sealed text of a cache file (``content`` as ``module_content`` gives it).
 
-    That is ``json.dumps(..., sort_keys=True, indent=2, ensure_ascii=False)``
-    of ``content`` with one more key, ``content_sha256``: the digest of the
-    text without that line.
+    That is ``json.dumps(..., indent=2, ensure_ascii=False)`` of ``content``
+    (dict order kept), lone surrogates escaped as ``\\udcff``, with one more
+    key, ``content_sha256``: the digest of the text without that line.
     """
     from toolcall.pretty_json import indented
 
-    text = indented(content) + "\n"
+    text = _escape_surrogates(indented(content) + "\n")
     at = text.index(_FORMAT_LINE)
     seal = hashlib.sha256(text.encode()).hexdigest()
     return f'{text[:at]}{_SEAL.decode()}{seal}",{text[at:]}'
+
+
+_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+
+
+def _escape_surrogates(text: str) -> str:
+    """``text`` with each lone surrogate written as JSON's escape (raw, only a JSON string can hold one)."""
+    try:
+        text.encode()
+    except UnicodeEncodeError:
+        return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+    return text
+
+
+def seal_holds(data: bytes) -> bool:
+    """Whether a cache file's bytes carry a seal that is the digest of the rest of them."""
+    return _seal_end(data) is not None
+
+
+def _seal_end(data: bytes) -> int | None:
+    """Where the seal's line ends in ``data``, when the seal holds."""
+    start = data.find(_SEAL)
+    end = start + len(_SEAL) + 64
+    if start < 0 or data[end : end + 2] != b'",':
+        return None
+    seal = hashlib.sha256(memoryview(data)[:start])
+    seal.update(memoryview(data)[end + 2 :])
+    return end if seal.hexdigest().encode() == data[start + len(_SEAL) : end] else None
 
 
 def sealed_head(data: bytes) -> dict[str, Any] | None:
@@ -140,14 +184,9 @@ def sealed_head(data: bytes) -> dict[str, Any] | None:
     Only the head is parsed: the plugin reads its ``checked`` record on
     each tool module's first tool, and most of a file is its tools.
     """
-    start = data.find(_SEAL)
-    end = start + len(_SEAL) + 64
+    end = _seal_end(data)
     stop = data.find(_TOOLS_LINE)
-    if start < 0 or stop < end or data[end : end + 2] != b'",':
-        return None
-    seal = hashlib.sha256(memoryview(data)[:start])
-    seal.update(memoryview(data)[end + 2 :])
-    if seal.hexdigest().encode() != data[start + len(_SEAL) : end]:
+    if end is None or stop < end:
         return None
     try:
         head = json.loads(data[:stop].rstrip(b",") + b"\n}")
@@ -189,22 +228,40 @@ def remove(path: Path) -> bool:
     return True
 
 
+def source_record(data: bytes) -> dict[str, str | None]:
+    """What the cache records of one source file: its byte digest and its layout-free token digest."""
+    from toolcall.source_digest import source_digest
+
+    found = source_digest(data)
+    return {"sha256": found.sha256, "tokens": found.tokens}
+
+
 def module_content(
-    module: str, source_digest: str, tools: Sequence[dict[str, Any]], checked: dict[str, Any] | None = None
+    module: str,
+    sources: Mapping[str, dict[str, str | None]],
+    tools: Sequence[dict[str, Any]],
+    checked: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """The whole cache file for ``module`` but its seal; ``checked`` is the plugin's record, if any."""
+    """The whole cache file for ``module`` but its seal; ``checked`` is the plugin's record, if any.
+
+    ``sources`` maps each module a tool depends on to its ``source_record``.
+    """
     return {
-        **({} if checked is None else {"checked": checked}),
+        "checked": {} if checked is None else checked,
         "format": CACHE_FORMAT,
         "ir": ir.SCHEMA_VERSION,
         "module": module,
-        "source_sha256": source_digest,
+        "sources": {name: dict(sources[name]) for name in sorted(sources)},
         "tools": list(tools),
     }
 
 
-def tool_entry(tool: ir.Tool, rendered: Mapping[tuple[str, bool], Rendered | str] | None = None) -> dict[str, Any]:
-    """One tool's cache entry: its IR, ``describe`` entry and every rendered variant.
+def tool_entry(
+    tool: ir.Tool,
+    sources: Sequence[str],
+    rendered: Mapping[tuple[str, bool], Rendered | str] | None = None,
+) -> dict[str, Any]:
+    """One tool's cache entry: the modules it comes from, its IR, ``describe`` entry and every rendered variant.
 
     ``rendered`` is ``render_variants(tool, VARIANTS, copies=False)`` when
     the caller has it already (the plugin reads its findings too); the entry
@@ -224,6 +281,7 @@ def tool_entry(tool: ir.Tool, rendered: Mapping[tuple[str, bool], Rendered | str
         "name": tool.name,
         "qualname": tool.qualname,
         "fingerprint": fingerprint(tool.name, tool.qualname, ir_parameters(tool)),
+        "sources": sorted(set(sources)),
         "ir": ir.to_json(tool),
         "describe": {
             "module": tool.module,
@@ -233,3 +291,8 @@ def tool_entry(tool: ir.Tool, rendered: Mapping[tuple[str, bool], Rendered | str
         },
         "rendered": variants,
     }
+
+
+def refused_entry(name: str, qualname: str, shape: Iterable[tuple[str, str, bool]], message: str) -> dict[str, Any]:
+    """The entry of a tool the plugin could not describe: ``message`` says why (a silenced finding)."""
+    return {"name": name, "qualname": qualname, "fingerprint": fingerprint(name, qualname, shape), "refused": message}

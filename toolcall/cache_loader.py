@@ -1,15 +1,23 @@
-"""The runtime side of the schema cache: find a tool's entry, check it is current.
+"""The runtime side of the schema cache: find a tool's entry, serve it only while it is current.
 
 On a tool module's first use, its cache file (``toolcall.cache_format``) is
-read once, through ``importlib.resources`` so it works from a wheel. An
-entry is used only when the file's format and IR version are this
-toolcall's, the module's source (when it can be read) is the source mypy
-checked, and the tool's signature fingerprint matches the live function.
-Otherwise the cache is stale: a ``ToolcallWarning`` says why and the tool is
-introspected instead. No cache file at all means introspection, quietly.
+read once, through ``importlib.resources`` so it works from a wheel or a
+zip. Before anything from it is served, the file must be a regular file of
+bounded size, UTF-8, sealed (``content_sha256`` matches its text: a hand
+edit voids it), of this format and IR version, and of the right shape in
+every part (``toolcall.cache_check``). Then an entry is served while
+every source module it names is unchanged (``toolcall.source_digest``:
+the recorded byte digest, else the layout-free token digest, so a comment
+keeps it current) and its signature fingerprint matches the live function.
+
+Anything else is not served and never raises but in ``require`` mode: a
+missing file is the dev loop and is introspected quietly (but under
+``python -OO``, where descriptions are lost); a stale, corrupt or tampered
+file, or a tool the plugin could not describe, is introspected with one
+``ToolcallWarning`` per process (``toolcall.cache_report``).
 
 ``TOOLCALL_CACHE`` changes this: ``require`` raises ``RuntimeError`` where
-the cache is missing or stale (for production, where introspection is a
+an entry cannot be served (production, where introspection is a
 deployment mistake); ``off`` ignores caches.
 """
 
@@ -17,53 +25,63 @@ from __future__ import annotations
 
 import json
 import os
+import stat
+import sys
 import threading
-import warnings
 from pathlib import Path
 from types import CodeType
 from typing import TYPE_CHECKING, Any, Final
 
-from toolcall import cache_format
-from toolcall.warning import ToolcallWarning
+from toolcall import cache_format, cache_report
+from toolcall.cache_check import CachedEntry, CacheProblem, SourceRecord, check_entries, check_sources
+from toolcall.cache_report import Problem
 
 if TYPE_CHECKING:
     from toolcall import ir
     from toolcall.definition import ToolDefinition
 
-__all__ = ["cache_entry", "cached_definition", "import_refs", "live_fingerprint"]
+__all__ = ["MAX_FILE_BYTES", "cache_entry", "cached_definition", "import_refs", "live_fingerprint"]
 
 _MODES: Final = ("auto", "require", "off")
 _CO_VARKEYWORDS: Final = 0x08
+#: A cache file larger than this is refused as corrupt (a real one is a few KB per tool).
+MAX_FILE_BYTES: Final = 64 * 1024 * 1024
 
 
 class _ModuleCache:
-    """A module's cache file as read, or why it cannot be used."""
+    """A module's cache file as read: its entries and the source modules changed since, or why it is unusable."""
 
-    __slots__ = ("entries", "problem")
+    __slots__ = ("changed", "entries", "problem")
 
-    def __init__(self, entries: dict[str, dict[str, Any]], problem: str | None) -> None:
-        self.entries = entries
+    def __init__(
+        self,
+        entries: dict[str, CachedEntry] | None = None,
+        changed: frozenset[str] = frozenset(),
+        problem: Problem | None = None,
+    ) -> None:
+        self.entries = entries or {}
+        self.changed = changed
         self.problem = problem
 
 
-_MODULES: dict[str, _ModuleCache | None] = {}
-_LOCK = threading.Lock()
+_MODULES: dict[str, _ModuleCache] = {}
+_SOURCES: dict[str, bool] = {}  # source module -> unchanged since its record, per process
+_LOCK = threading.RLock()
 
 
-def cache_entry(definition: ToolDefinition) -> dict[str, Any] | None:
-    """The current cache entry of a tool, or ``None`` to introspect it."""
+def cache_entry(definition: ToolDefinition) -> CachedEntry | None:
+    """The current cache entry of a tool, or ``None`` to introspect it (``RuntimeError`` under ``require``)."""
     mode = _mode()
     if mode == "off" or "<locals>" in definition.qualname:
         return None  # a tool made inside a function is never in a module's cache
-    module = _module_cache(definition.module)
-    problem = _problem(definition, module)
-    if problem is None:
-        assert module is not None
-        return module.entries[definition.qualname]
+    found, problem = _entry(definition)
+    if found is not None:
+        return found
+    assert problem is not None
     if mode == "require":
-        raise RuntimeError(f"TOOLCALL_CACHE=require: tool {definition.name!r}: {problem}")
-    if module is not None:  # a missing file is the dev loop, not worth a warning
-        warnings.warn(f"tool {definition.name!r}: {problem}; introspecting it instead", ToolcallWarning, stacklevel=5)
+        raise RuntimeError(f"TOOLCALL_CACHE=require: tool {definition.name!r} of {definition.module!r}: {problem.text}")
+    if problem.kind != "missing" or sys.flags.optimize >= 2:  # a missing file is the dev loop, but -OO loses text
+        cache_report.warn_once(definition.module, problem, _problems_of_others)
     return None
 
 
@@ -74,100 +92,183 @@ def _mode() -> str:
     return mode
 
 
-def _problem(definition: ToolDefinition, module: _ModuleCache | None) -> str | None:
-    if module is None:
-        return (
-            f"no schema cache for module {definition.module!r} (run mypy with the toolcall plugin, or toolcall check)"
-        )
+def _entry(definition: ToolDefinition) -> tuple[CachedEntry | None, Problem | None]:
+    """The tool's entry when it can be served, else why not."""
+    module = _module_cache(definition.module)
     if module.problem is not None:
-        return module.problem
+        return None, module.problem
     entry = module.entries.get(definition.qualname)
     if entry is None:
-        return f"the schema cache of {definition.module!r} has no entry for it (stale: run mypy again)"
-    if entry.get("name") != definition.name:
-        return f"the schema cache names it {entry.get('name')!r} (stale: run mypy again)"
-    if entry.get("fingerprint") != live_fingerprint(definition):
-        return "its signature changed since the schema cache was written (stale: run mypy again)"
-    return None
+        return None, Problem("stale", f"the schema cache has no entry for tool {definition.name!r}")
+    if entry.refused is not None:
+        text = f"the mypy plugin could not describe tool {definition.name!r} ({entry.refused})"
+        return None, Problem("refused", text)
+    if entry.name != definition.name or entry.fingerprint != live_fingerprint(definition):
+        return None, Problem("stale", f"the signature of tool {definition.name!r} changed")
+    changed = sorted(module.changed.intersection(entry.sources))
+    if changed:
+        return None, Problem("stale", f"{', '.join(changed)} changed", tuple(changed))
+    return entry, None
 
 
-def _module_cache(name: str) -> _ModuleCache | None:
-    if name in _MODULES:
-        return _MODULES[name]
-    with _LOCK:
-        if name not in _MODULES:
-            _MODULES[name] = _read_module_cache(name)
-    return _MODULES[name]
+def _problems_of_others() -> dict[str, Problem]:
+    """The first problem of every other module with tools loaded so far, for one warning naming them all."""
+    from toolcall.definition import module_tools, tool_modules
+
+    found: dict[str, Problem] = {}
+    for name in tool_modules():
+        for definition in module_tools(name):
+            if "<locals>" in definition.qualname:
+                continue
+            problem = _entry(definition)[1]
+            if problem is not None and (problem.kind != "missing" or sys.flags.optimize >= 2):
+                found.setdefault(name, problem)
+    return found
 
 
-def _read_module_cache(name: str) -> _ModuleCache | None:
-    import sys
+def _module_cache(name: str) -> _ModuleCache:
+    found = _MODULES.get(name)
+    if found is None:
+        with _LOCK:
+            found = _MODULES.get(name)
+            if found is None:
+                found = _MODULES[name] = _read_module_cache(name)
+    return found
 
+
+def _read_module_cache(name: str) -> _ModuleCache:
     module = sys.modules.get(name)
     spec = getattr(module, "__spec__", None)
     origin = getattr(spec, "origin", None)
+    missing = _ModuleCache(problem=Problem("missing", f"no schema cache for module {name!r}"))
     if not isinstance(origin, str) or not origin.endswith(".py"):
-        return None
-    text = _read_resource(name, spec, Path(origin))
-    if text is None:
-        return None
+        return missing
     try:
-        content = json.loads(text)
-        return _check_content(content, name, spec, Path(origin))
-    except (ValueError, TypeError, KeyError, AttributeError) as exc:
-        return _ModuleCache({}, f"the schema cache of {name!r} is unreadable ({type(exc).__name__}: {exc})")
+        data = _read_resource(name, spec, Path(origin))
+        return missing if data is None else _parsed(data, name)
+    except CacheProblem as problem:
+        return _ModuleCache(problem=Problem("corrupt", f"its schema cache is unusable: {problem}"))
 
 
-def _read_resource(name: str, spec: Any, origin: Path) -> str | None:
-    """The cache file's text, found next to the module (also inside a wheel or zip)."""
+def _read_resource(name: str, spec: Any, origin: Path) -> bytes | None:
+    """The cache file's bytes, found next to the module (also inside a wheel or zip); ``None``: there is none."""
     from importlib import resources
 
     stem = origin.stem
     package = name if stem == "__init__" else (spec.parent or None)
     try:
         if package:
-            target = resources.files(package).joinpath(cache_format.CACHE_DIR).joinpath(f"{stem}.json")
-            return target.read_text(encoding="utf-8") if target.is_file() else None
-        path = cache_format.cache_path(origin)  # a top-level module: its own directory
-        return path.read_text(encoding="utf-8") if path.is_file() else None
-    except (OSError, UnicodeDecodeError, ModuleNotFoundError, TypeError):
+            target: Any = resources.files(package).joinpath(cache_format.CACHE_DIR).joinpath(f"{stem}.json")
+        else:
+            target = cache_format.cache_path(origin)  # a top-level module: its own directory
+        if isinstance(target, Path):
+            return _read_file(target)
+        if not target.is_file():
+            return None
+        data: bytes = target.read_bytes()
+    except CacheProblem:
+        raise
+    except (OSError, ValueError, ModuleNotFoundError, TypeError) as exc:
+        raise CacheProblem(f"it cannot be read ({type(exc).__name__})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise CacheProblem(f"it is larger than {MAX_FILE_BYTES} bytes")
+    return data
+
+
+def _read_file(path: Path) -> bytes | None:
+    """A cache file on disk: only a regular file (a symlink to ``/dev/zero`` is not), of bounded size."""
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
         return None
+    except OSError as exc:
+        raise CacheProblem(f"it cannot be read ({type(exc).__name__})") from None
+    if not stat.S_ISREG(status.st_mode):
+        raise CacheProblem("it is not a regular file")
+    if status.st_size > MAX_FILE_BYTES:
+        raise CacheProblem(f"it is larger than {MAX_FILE_BYTES} bytes")
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise CacheProblem(f"it is larger than {MAX_FILE_BYTES} bytes")
+    return data
 
 
-def _check_content(content: Any, name: str, spec: Any, origin: Path) -> _ModuleCache:
+def _parsed(data: bytes, name: str) -> _ModuleCache:
+    """The checked content of a cache file's bytes; ``CacheProblem`` where it cannot be trusted."""
     from toolcall import ir
 
-    where = f"the schema cache of {name!r}"
-    if not isinstance(content, dict) or content.get("format") != cache_format.CACHE_FORMAT:
-        return _ModuleCache({}, f"{where} has another format (stale: run mypy again)")
-    if content.get("ir") != ir.SCHEMA_VERSION:
-        return _ModuleCache({}, f"{where} was written by another toolcall version (stale: run mypy again)")
+    content = _json(data)
+    if content.get("format") != cache_format.CACHE_FORMAT or content.get("ir") != ir.SCHEMA_VERSION:
+        return _ModuleCache(problem=Problem("stale", "its schema cache was written by another toolcall version"))
+    if not cache_format.seal_holds(data):
+        raise CacheProblem("its seal (content_sha256) does not match its content: it was edited after mypy wrote it")
     if content.get("module") != name:
-        return _ModuleCache({}, f"{where} belongs to module {content.get('module')!r}")
-    source = _source_bytes(spec, origin)
-    if source is not None and content.get("source_sha256") != cache_format.source_sha256(source):
-        return _ModuleCache({}, f"the source of {name!r} changed since {where} was written (stale: run mypy again)")
-    entries = {entry["qualname"]: _checked_entry(entry) for entry in content["tools"]}
-    return _ModuleCache(entries, None)
+        raise CacheProblem(f"it belongs to module {str(content.get('module'))[:80]!r}")
+    sources = check_sources(content)
+    entries = check_entries(content, name, sources)
+    changed = frozenset(module for module, record in sources.items() if not _source_current(module, record))
+    return _ModuleCache({entry.qualname: entry for entry in entries}, changed)
 
 
-def _checked_entry(entry: Any) -> dict[str, Any]:
-    if not isinstance(entry, dict):
-        raise TypeError("a tool entry is not an object")
-    for key in ("name", "qualname", "fingerprint", "ir", "describe", "rendered"):
-        if key not in entry:
-            raise KeyError(f"a tool entry has no {key!r}")
-    return entry
-
-
-def _source_bytes(spec: Any, origin: Path) -> bytes | None:
-    loader = getattr(spec, "loader", None)
-    get_data = getattr(loader, "get_data", None)
+def _json(data: bytes) -> dict[str, Any]:
     try:
-        data: bytes = get_data(str(origin)) if get_data is not None else origin.read_bytes()
-        return data
-    except OSError:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CacheProblem(f"it is not UTF-8 (byte {exc.start})") from None
+    try:
+        content = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise CacheProblem("it is nested too deeply") from None
+    except ValueError as exc:
+        raise CacheProblem(f"it is not JSON ({str(exc)[:120]})") from None
+    if not isinstance(content, dict):
+        raise CacheProblem("it is not a JSON object")
+    return content
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _source_current(module: str, record: SourceRecord) -> bool:
+    """Whether a source module is as the cache records it (read once per process)."""
+    found = _SOURCES.get(module)
+    if found is None:
+        from toolcall.source_digest import unchanged
+
+        data = _source_bytes(module)
+        found = True if data is None else data != b"" and unchanged(data, record.sha256, record.tokens)
+        _SOURCES[module] = found
+    return found
+
+
+def _source_bytes(module: str) -> bytes | None:
+    """A module's source, ``b""`` when the module is gone, ``None`` when it has no readable source (trusted)."""
+    spec = _spec(module)
+    if spec is None:
+        return b""
+    origin = getattr(spec, "origin", None)
+    if not isinstance(origin, str) or not origin.endswith(".py"):
         return None  # a source-less install: the fingerprints alone decide
+    get_data = getattr(spec.loader, "get_data", None)
+    try:
+        data: bytes = get_data(origin) if get_data is not None else Path(origin).read_bytes()
+    except OSError:
+        return None
+    return data
+
+
+def _spec(module: str) -> Any:
+    loaded = sys.modules.get(module)
+    if loaded is not None:
+        return getattr(loaded, "__spec__", None)
+    from importlib.util import find_spec
+
+    try:
+        return find_spec(module)
+    except Exception:  # a parent package that fails to import, a hostile finder: the module is not there
+        return None
 
 
 def live_fingerprint(definition: ToolDefinition) -> str:
@@ -195,24 +296,19 @@ def live_fingerprint(definition: ToolDefinition) -> str:
     return cache_format.fingerprint(definition.name, definition.qualname, shape)
 
 
-def cached_definition(entry: dict[str, Any], provider: str, strict: bool) -> dict[str, Any]:
+def cached_definition(entry: CachedEntry, provider: str, strict: bool) -> dict[str, Any]:
     """A rendered variant from a cache entry (``ValueError`` where the provider cannot take the tool)."""
-    key = cache_format.variant_key(provider, strict)
-    found = entry["rendered"].get(key)
+    assert entry.rendered is not None
+    assert entry.tool is not None
+    found = entry.rendered.get(cache_format.variant_key(provider, strict))
     if found is None:
         from toolcall.render import render_tool
 
         # Not a cached variant: an unknown provider or gemini strict; the renderer says why.
-        return render_tool(_decoded(entry), provider, strict=strict).definition
+        return render_tool(entry.tool, provider, strict=strict).definition
     if set(found) == {"error"}:
         raise ValueError(found["error"])
-    return found  # type: ignore[no-any-return]
-
-
-def _decoded(entry: dict[str, Any]) -> ir.Tool:
-    from toolcall import ir
-
-    return ir.from_json(entry["ir"])  # type: ignore[no-any-return]
+    return found
 
 
 def import_refs(tool: ir.Tool) -> dict[str, Any]:

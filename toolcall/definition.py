@@ -13,6 +13,7 @@ import threading
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from types import ModuleType
     from typing import Any, Final
 
     from typing_extensions import TypeVar
@@ -31,7 +32,9 @@ __all__ = [
     "definition_of",
     "module_generation",
     "module_tools",
+    "publish_toolset",
     "tool",
+    "tool_modules",
 ]
 
 NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,64}")
@@ -77,6 +80,13 @@ _GENERATION: dict[str, int] = {}
 #: by ``emit`` and ``run`` with one dictionary lookup; a module's entry is
 #: dropped here whenever it gains or redefines a tool.
 MODULE_TOOLSETS: dict[object, Any] = {}
+
+# Guards the three tables above, so that a registration (add the tool, bump
+# the generation, drop the module's toolset) and a toolset's publication
+# (check the generation, store) never interleave: otherwise a toolset built
+# just before a registration could be stored just after it, and stay without
+# the new tool. Held only for dictionary updates, never while loading tools.
+_LOCK = threading.Lock()
 
 
 def check_tool_name(name: object, where: str) -> str:
@@ -147,10 +157,20 @@ def _mark(fn: _G, name: str | None, description: str | None, thread: bool) -> _G
     if "<locals>" not in definition.qualname:
         # Only module-level functions belong to the module's toolset; a tool
         # made inside a function is used by passing the function itself.
-        _REGISTRY.setdefault(definition.module, {})[definition.qualname] = definition
-        _GENERATION[definition.module] = _GENERATION.get(definition.module, 0) + 1
-        _forget_toolset(definition.module)
+        _register(definition)
     return fn
+
+
+def _register(definition: ToolDefinition) -> None:
+    import sys
+
+    module = definition.module
+    owner = sys.modules.get(module)
+    with _LOCK:
+        _REGISTRY.setdefault(module, {})[definition.qualname] = definition
+        _GENERATION[module] = _GENERATION.get(module, 0) + 1
+        if owner is not None:
+            MODULE_TOOLSETS.pop(owner, None)
 
 
 def _star_args(fn: Callable[..., Any]) -> str | None:
@@ -173,19 +193,28 @@ def definition_of(obj: object) -> ToolDefinition | None:
     return found if isinstance(found, ToolDefinition) else None
 
 
-def _forget_toolset(module: str) -> None:
-    import sys
-
-    owner = sys.modules.get(module)
-    if owner is not None:
-        MODULE_TOOLSETS.pop(owner, None)
-
-
 def module_generation(module: str) -> int:
     """A number that changes whenever a tool is registered in ``module``."""
     return _GENERATION.get(module, 0)
 
 
+def tool_modules() -> tuple[str, ...]:
+    """The modules that have defined a tool so far, in order of their first one."""
+    with _LOCK:  # another thread may be registering a tool
+        return tuple(_REGISTRY)
+
+
 def module_tools(module: str) -> tuple[ToolDefinition, ...]:
     """The tools defined in ``module``, in declaration order."""
-    return tuple(_REGISTRY.get(module, {}).values())
+    with _LOCK:  # another thread may be registering a tool in it
+        return tuple(_REGISTRY.get(module, {}).values())
+
+
+def publish_toolset(owner: ModuleType, generation: int, toolset: object) -> None:
+    """Make ``toolset`` the shared toolset of module ``owner``, unless a tool was registered there since ``generation``.
+
+    ``generation`` is ``module_generation`` as read before the toolset's tools were.
+    """
+    with _LOCK:
+        if _GENERATION.get(owner.__name__, 0) == generation:
+            MODULE_TOOLSETS[owner] = toolset

@@ -1,4 +1,4 @@
-"""JSON text with sorted keys and a 2-space indent, as ``json.dumps(sort_keys=True, indent=2, ensure_ascii=False)``.
+"""JSON text with a 2-space indent, as ``json.dumps(indent=2, ensure_ascii=False)``: dict order kept.
 
 The standard library's C encoder has no indent, and its pure-Python one
 passes every piece of text up through one generator per nesting level. A
@@ -28,12 +28,12 @@ class _Unusual(Exception):
 
 
 def indented(value: Any) -> str:
-    """``value`` as ``json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)`` writes it."""
+    """``value`` as ``json.dumps(value, indent=2, ensure_ascii=False)`` writes it (keys in dict order)."""
     out: list[str] = []
     try:
         _write(value, out, "\n", _repeated(value))
     except _Unusual:
-        return json.dumps(value, sort_keys=True, indent=2, ensure_ascii=False)
+        return json.dumps(value, indent=2, ensure_ascii=False)
     return "".join(out)
 
 
@@ -98,12 +98,12 @@ def _write_dict(value: dict[Any, Any], out: list[str], newline: str, texts: _Tex
         out.append("{}")
         return
     if any(type(key) is not str for key in value):
-        raise _Unusual  # json turns int, float, bool and None keys into strings, with its own ordering rules
+        raise _Unusual  # json turns int, float, bool and None keys into strings
     inner = newline + "  "
     separator = "{"
-    for key in sorted(value):
+    for key, item in value.items():
         out.append(separator + inner + encode_basestring(key) + ": ")
-        _write(value[key], out, inner, texts)
+        _write(item, out, inner, texts)
         separator = ","
     out.append(newline + "}")
 

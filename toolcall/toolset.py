@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from types import ModuleType
 
-from toolcall.definition import MODULE_TOOLSETS, definition_of, module_generation, module_tools
+from toolcall.definition import MODULE_TOOLSETS, definition_of, module_generation, module_tools, publish_toolset
 from toolcall.frozen import FrozenList, freeze
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Iterator
     from typing import Any, Union
 
+    from toolcall.cache_check import CachedEntry
     from toolcall.definition import ToolDefinition
     from toolcall.findings import Finding
     from toolcall.ir import Tool
@@ -33,9 +34,10 @@ class LoadedTool:
     """One tool, ready to render and dispatch: its IR and what was derived from it.
 
     It comes either from introspection (``ir`` and ``classes`` given) or from
-    a schema cache entry (``cached``): then the IR is decoded, and its class
-    references imported, only when the tool is first dispatched, and every
-    rendered variant is the cache's own text, never rendered again.
+    a schema cache entry (``cached``, its IR decoded when the entry was
+    checked): then its class references are imported only when the tool is
+    first dispatched, and every rendered variant is the cache's own, never
+    rendered again.
     """
 
     __slots__ = (
@@ -58,7 +60,7 @@ class LoadedTool:
     name: str
     findings: tuple[Finding, ...]
     #: The cache entry this tool was loaded from, or ``None`` when introspected.
-    cached: dict[str, Any] | None
+    cached: CachedEntry | None
     #: The precomputed argument binder, built by the dispatcher on first run.
     dispatcher: Any
     #: The binder's ``run`` (``None`` until built, and for ``async def`` tools).
@@ -73,7 +75,7 @@ class LoadedTool:
         tool: Tool | None = None,
         classes: dict[str, Any] | None = None,
         findings: tuple[Finding, ...] = (),
-        cached: dict[str, Any] | None = None,
+        cached: CachedEntry | None = None,
     ) -> None:
         self.definition = definition
         self.function = definition.function
@@ -83,19 +85,15 @@ class LoadedTool:
         self.dispatcher = None
         self.run = None
         self.single = None
-        self._ir = tool
+        self._ir = tool if cached is None else cached.tool
         self._classes = classes
         self._renders: dict[tuple[str, bool], dict[str, Any]] = {}
         self._lock = threading.Lock()
 
     @property
     def ir(self) -> Tool:
-        """The tool's IR (decoded from the cache entry on first access)."""
-        if self._ir is None:
-            from toolcall import ir
-
-            assert self.cached is not None
-            self._ir = ir.from_json(self.cached["ir"])
+        """The tool's IR (introspected, or decoded from the cache entry when it was checked)."""
+        assert self._ir is not None
         return self._ir
 
     @property
@@ -120,8 +118,8 @@ class LoadedTool:
 
     def describe_entry(self) -> dict[str, Any]:
         """``{module, name, description, parameters}`` for ``describe``."""
-        if self.cached is not None:
-            return self.cached["describe"]  # type: ignore[no-any-return]
+        if self.cached is not None and self.cached.describe is not None:
+            return self.cached.describe
         from toolcall.render import parameters_schema
 
         tool = self.ir
@@ -217,9 +215,13 @@ class Toolset:
 
     def described(self) -> FrozenList:
         """``{module, name, description, parameters}`` per tool, shared and read-only."""
-        if self._described is None:
-            self._described = freeze([t.describe_entry() for t in self.tools])
-        return self._described
+        found = self._described
+        if found is None:
+            with self._lock:
+                found = self._described
+                if found is None:
+                    found = self._described = freeze([t.describe_entry() for t in self.tools])
+        return found
 
     def _emit(self, provider: str, strict: bool) -> FrozenList:
         definitions = [loaded.definition_for(provider, strict) for loaded in self.tools]
@@ -255,7 +257,11 @@ def _definitions(source: object) -> tuple[ToolDefinition, ...]:
     return (definition,)
 
 
+#: Module name → the generation its toolset was built at, and the toolset.
 _MODULE_TOOLSETS: dict[str, tuple[int, Toolset]] = {}
+#: Module name → the lock its toolset is built under: one build per module
+#: and generation, however many threads use the module first at once.
+_MODULE_LOCKS: dict[str, threading.RLock] = {}
 _SOURCES_LOCK = threading.Lock()
 
 
@@ -271,17 +277,7 @@ def _toolset_of(source: object) -> Toolset:
     if isinstance(source, Toolset):
         return source
     if isinstance(source, ModuleType):
-        name = source.__name__
-        cached = _MODULE_TOOLSETS.get(name)
-        generation = module_generation(name)
-        if cached is not None and cached[0] == generation:
-            return cached[1]
-        with _SOURCES_LOCK:
-            toolset = Toolset(source)
-            _MODULE_TOOLSETS[name] = (generation, toolset)
-            if generation == module_generation(name):
-                MODULE_TOOLSETS[source] = toolset
-        return toolset
+        return _module_toolset(source)
     (definition,) = _definitions(source)
     loaded = load_tool(definition)
     if loaded.single is None:
@@ -289,3 +285,23 @@ def _toolset_of(source: object) -> Toolset:
             if loaded.single is None:
                 loaded.single = Toolset(definition.function)
     return loaded.single
+
+
+def _module_toolset(module: ModuleType) -> Toolset:
+    """The toolset of a module's current tools, built once per generation and then published for the fast path.
+
+    The generation is read before the tools are: a tool registered meanwhile
+    makes the generation newer, so the toolset is neither reused nor
+    published, and the next call builds again.
+    """
+    name = module.__name__
+    generation = module_generation(name)
+    cached = _MODULE_TOOLSETS.get(name)
+    if cached is None or cached[0] != generation:
+        with _MODULE_LOCKS.setdefault(name, threading.RLock()):
+            generation = module_generation(name)
+            cached = _MODULE_TOOLSETS.get(name)
+            if cached is None or cached[0] != generation:
+                cached = _MODULE_TOOLSETS[name] = (generation, Toolset(module))
+    publish_toolset(module, *cached)
+    return cached[1]

@@ -23,6 +23,7 @@ __all__ = [
     "class_description",
     "class_source",
     "declaration_order",
+    "defining_modules",
     "field_annotation",
     "field_docs",
     "info_ref",
@@ -41,6 +42,15 @@ def info_ref(info: TypeInfo) -> str:
     module = info.module_name
     qualname = info.fullname[len(module) + 1 :] if info.fullname.startswith(module + ".") else info.name
     return f"{module}:{qualname}"
+
+
+def defining_modules(info: TypeInfo) -> set[str]:
+    """The modules ``info`` and its bases are defined in, those of the typing machinery left out.
+
+    A class's node can come from each: its own fields and docstrings, and
+    its bases' (inherited fields, ``__toolcall_schema__``, Enum mixins).
+    """
+    return {klass.module_name for klass in info.mro if klass.module_name not in _SKIPPED_MODULES}
 
 
 def class_source(sources: Sources, info: TypeInfo) -> ClassSource | None:

@@ -7,7 +7,8 @@ properties, injected parameters kept out of schemas, an unannotated one
 docstring entry, the declared class's docstring (also through ``X | None``);
 defaults by the shared default rules; the return type best effort. Nothing
 is reported here: each finding comes with the node the hook layer reports it
-at (the parameter, its default, or the function for tool-level findings).
+at (the parameter, its default, or the function for tool-level findings),
+and a finding about a class's field with that field's site (``sites``).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from toolcall.findings import FIX_HINT, PARAM, TYPE, Finding
 from toolcall.introspect.refs import fold, fold_defs
 from toolcall_mypy import source
 from toolcall_mypy.defaults import default_outcome, from_expression
+from toolcall_mypy.sites import FieldSite
 from toolcall_mypy.source import ModuleSource, Sources, Src
 from toolcall_mypy.types import NoSchema, Walker
 
@@ -60,18 +62,33 @@ _ANNOTATED_NAMES: Final = frozenset({"Annotated", "typing.Annotated", "typing_ex
 
 @dataclass(frozen=True)
 class Located:
-    """A finding and the node to report it at."""
+    """A finding and the node to report it at; ``site``: the field it is about, where one is.
+
+    A finding about a field of a TypedDict, dataclass or NamedTuple
+    (``site``) still names the parameter that reached it and comes with
+    that parameter's node: the hook layer decides where to report it.
+    """
 
     finding: Finding
     context: Context
+    site: FieldSite | None = None
 
 
 @dataclass(frozen=True)
 class Collected:
-    """What one tool gives: its IR (``None`` when a parameter has no schema or the function is refused) and findings."""
+    """What one tool gives: its IR (``None`` when a parameter has no schema or the function is refused) and findings.
+
+    ``dependencies`` are the full names of the modules the IR, descriptions,
+    defaults and findings were derived from, sorted: the tool's own, those
+    of the classes, aliases, NewTypes, TypeVars, constants and providers
+    it uses (also a failed return type's), and each whose source was read.
+    Modules of the typing machinery (``builtins``, ``typing``, ``enum``...)
+    are left out, other standard library and stub modules are not.
+    """
 
     tool: ir.Tool | None
     findings: tuple[Located, ...]
+    dependencies: tuple[str, ...]
 
 
 @dataclass
@@ -92,14 +109,21 @@ class _Tool:
     def __post_init__(self) -> None:
         self.annotations = _annotations(self.syntax)
 
-    def add(self, found: list[Finding] | tuple[Finding, ...], context: Context, parameter: str | None = None) -> None:
+    def add(
+        self,
+        found: list[Finding] | tuple[Finding, ...],
+        context: Context,
+        parameter: str | None = None,
+        site: FieldSite | None = None,
+    ) -> None:
         for finding in found:
             claimed = dataclasses.replace(finding, tool=self.name, parameter=finding.parameter or parameter)
-            self.findings.append(Located(claimed, context))
+            self.findings.append(Located(claimed, context, site))
 
     def claim(self, context: Context, parameter: str) -> None:
         """Take the walker's findings so far, attributed to ``parameter``."""
-        self.add(self.walker.findings, context, parameter)
+        for noted in self.walker.findings:
+            self.add([noted.finding], context, parameter, noted.site)
         self.walker.findings.clear()
 
 
@@ -126,15 +150,27 @@ def collect_tool(
     other tools, so each file is parsed once.
     """
     sources = Sources(module, path, files) if sources is None else sources
+    walker = Walker(sources, providers)
+    with sources.reading(walker.touch):  # each module the analysis reads is one the tool's schema comes from
+        tool, findings = _collect(func, name, description, module, walker, context)
+    return Collected(tool, findings, tuple(sorted({module, *walker.modules})))
+
+
+def _collect(
+    func: FuncDef, name: str, description: str | None, module: str, walker: Walker, context: Context | None
+) -> tuple[ir.Tool | None, tuple[Located, ...]]:
+    """``collect_tool`` but for the modules (``walker`` touches them): the tool's IR and findings."""
+    sources = walker.sources
     where = sources.module(module)
     if where is not None and sources.first(("tool docstrings", module)):
         _read_tool_docstrings(where)
     syntax = where.function(func.line, func.name) if where is not None else None
     docstring = getattr(func, "docstring", None)
-    if docstring is None:
+    if docstring is None or (syntax is not None and "\ufffd" in docstring):
+        # mypy's native parser turns a lone surrogate into U+FFFD: the source says what was written.
         docstring = source.class_docstring(syntax)
     signature = get_proper_type(func.type) if func.type is not None else None
-    state = _Tool(func, name, Walker(sources, providers), where, syntax, parse_docstring(docstring), signature)
+    state = _Tool(func, name, walker, where, syntax, parse_docstring(docstring), signature)
     arg_types = list(signature.arg_types) if isinstance(signature, CallableType) else []
     parameters = []
     for index, argument in enumerate(func.arguments):
@@ -145,7 +181,7 @@ def collect_tool(
     state.add(_stray_entries(state), func if context is None else context)
     returns = _returns(state, signature)
     tool = None if state.refused else _assemble(state, module, description, parameters, returns)
-    return Collected(tool, tuple(state.findings))
+    return tool, tuple(state.findings)
 
 
 def _read_tool_docstrings(where: ModuleSource) -> None:
@@ -198,7 +234,7 @@ def _parameter(state: _Tool, argument: Argument, arg_type: Type | None) -> ir.Pa
         node = state.walker.walk(arg_type, written)
     except NoSchema as exc:
         state.claim(argument, name)
-        state.add([Finding(TYPE, exc.message, parameter=name, path=exc.path)], argument)
+        state.add([Finding(TYPE, exc.message, parameter=name, path=exc.path)], argument, site=exc.site)
         state.refused = True
         return None
     state.claim(argument, name)

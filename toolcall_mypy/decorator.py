@@ -28,6 +28,7 @@ from mypy.nodes import (
 )
 
 from toolcall.definition import NAME_PATTERN
+from toolcall_mypy import surrogates
 
 __all__ = [
     "TOOL",
@@ -83,14 +84,18 @@ def tool_call(decorator: Decorator) -> Arguments:
         return Arguments(decorator.decorators[0], None, None, (message,))
     name: str | _Unreadable | None = None
     description: str | _Unreadable | None = None
+    problems: list[str] = []
     for kind, key, value in zip(call.arg_kinds, call.arg_names, call.args, strict=True):
         if kind == ARG_NAMED and key == "name":
             name = _literal(value)
         elif kind == ARG_NAMED and key == "description":
             description = _literal(value)
+            changed = _changed(value, description)
+            if changed is not None:
+                problems.append(changed)
+                description = None
         elif kind.is_star():  # tool(**options): nothing can be read
             name = _UNREADABLE
-    problems: list[str] = []
     if isinstance(description, _Unreadable):
         problems.append(
             "the plugin reads the description statically: pass description= a string literal or a Final str "
@@ -135,6 +140,25 @@ def _literal(expression: Expression) -> str | _Unreadable | None:
         if var.is_final and isinstance(var.final_value, str):
             return var.final_value
     return _UNREADABLE
+
+
+def _changed(expression: Expression, value: str | _Unreadable | None) -> str | None:
+    """The problem with a string mypy's parser may have changed (``toolcall_mypy.surrogates``), else ``None``.
+
+    The decorator's source is not at hand here: a literal mypy marks as
+    changed, or a ``Final`` constant whose value holds U+FFFD, is reported.
+    (A tool name needs no such check: neither a lone surrogate nor U+FFFD is valid in one.)
+    """
+    if not isinstance(value, str):
+        return None
+    outcome = "the plugin cannot describe the tool with it"
+    fix = "leave lone surrogates out of the description"
+    if isinstance(expression, StrExpr):
+        if surrogates.replaced(value, getattr(expression, "has_surrogates", None)):
+            return surrogates.lost("the description", outcome, fix)
+    elif surrogates.suspect(value):
+        return surrogates.unconfirmed("the description", outcome, f"pass it as a string literal, or {fix}")
+    return None
 
 
 def provider_refs(call: CallExpr) -> tuple[tuple[str, ...], bool]:

@@ -17,6 +17,9 @@ A value JSON cannot carry (a set, ``float("nan")``, a ``datetime`` call, a
 non-str key) gives the runtime's ``toolcall-default`` message; an expression
 the plugin cannot evaluate without running code (a function call, a plain
 variable) gives one saying so. Both drop the default; the parameter stays optional.
+A string mypy's parser changed (a lone surrogate became U+FFFD,
+``toolcall_mypy.surrogates``) is read from the source instead; one the
+source does not confirm is dropped the same way, with a message saying why.
 """
 
 from __future__ import annotations
@@ -54,15 +57,17 @@ from mypy.nodes import (
 from toolcall import ir
 from toolcall.defaults import Defaulted, NotJson, json_default
 from toolcall.findings import DEFAULT, Finding
-from toolcall_mypy.source import FINAL, ModuleSource, Sources, Src, assigned_value
+from toolcall_mypy import surrogates
+from toolcall_mypy.source import FINAL, ModuleSource, Sources, Src, assigned_value, strings_at
 
-__all__ = ["Env", "Unreadable", "default_outcome", "from_ast", "from_expression", "short"]
+__all__ = ["Env", "Inexact", "Unreadable", "default_outcome", "from_ast", "from_expression", "short"]
 
 #: How to fix a default JSON cannot carry (the runtime's wording, toolcall/defaults.py).
 NOT_JSON_FIX: Final = (
     "use a str, int, float, bool, list or str-keyed dict default, or None and set the value in the body"
 )
 UNREADABLE_FIX: Final = "use a literal, a Final constant or an Enum member (or None, and set the value in the body)"
+_SURROGATE_FIX: Final = "write it as a string literal in the def, or without lone surrogates"
 _CONSTANT_NAMES: Final = {"math.nan": "nan", "math.inf": "inf", "builtins.None": None}
 _BINARY: Final[dict[str, Callable[[object, object], object]]] = {
     "+": operator.add,
@@ -100,6 +105,10 @@ class Unreadable(Exception):
     """A default the plugin cannot evaluate without running code; the text names the expression."""
 
 
+class Inexact(Unreadable):
+    """A string mypy may have changed that the source does not confirm (``toolcall_mypy.surrogates``); the message."""
+
+
 class Env(Protocol):
     """What evaluating a default needs from the walk of its parameter."""
 
@@ -129,6 +138,8 @@ def default_outcome(
     except NotJson as exc:
         message = f"the default {exc} is not JSON, so the schema omits it; {NOT_JSON_FIX}"
         return Defaulted(None, (Finding(DEFAULT, message, tool, parameter, path),))
+    except Inexact as exc:
+        return Defaulted(None, (Finding(DEFAULT, str(exc), tool, parameter, path),))
     except Unreadable as exc:
         message = f"the default {exc} cannot be read statically, so the schema omits it; {UNREADABLE_FIX}"
         return Defaulted(None, (Finding(DEFAULT, message, tool, parameter, path),))
@@ -147,8 +158,10 @@ def from_expression(expr: Expression, env: Env, depth: int = 0) -> ir.JsonValue:
     """The JSON value of an analyzed initializer; raises ``NotJson`` or ``Unreadable``."""
     if depth > _MAX_DEPTH:
         raise Unreadable(short(text_of(expr)))
-    if isinstance(expr, (IntExpr, StrExpr)):
+    if isinstance(expr, IntExpr):
         return expr.value
+    if isinstance(expr, StrExpr):
+        return _string(expr, env)
     if isinstance(expr, FloatExpr):
         return _finite(expr.value)
     if isinstance(expr, (BytesExpr, ComplexExpr, EllipsisExpr, LambdaExpr)):
@@ -174,6 +187,24 @@ def from_expression(expr: Expression, env: Env, depth: int = 0) -> ir.JsonValue:
     if isinstance(expr, RefExpr):
         return _reference(expr, env)
     raise Unreadable(short(text_of(expr)))
+
+
+def _string(expr: StrExpr, env: Env) -> str:
+    """A string literal's value; one mypy's parser changed (a lone surrogate) is read from the tool module's source."""
+    if not surrogates.replaced(expr.value, getattr(expr, "has_surrogates", None)):
+        return expr.value
+    where = env.sources.module(env.sources.home)
+    written = strings_at(where, expr.line) if where is not None else []
+    exact = {value for value in (surrogates.confirmed(expr.value, text) for _, text in written) if value is not None}
+    if len(exact) > 1:  # several strings on the line read alike: the one at mypy's column (None: not comparable)
+        exact = {text for column, text in written if column is not None and column == expr.column and text in exact}
+    if len(exact) != 1:
+        fix = (
+            "write it as a string literal in the def, on a line of its own if another string there differs from it "
+            "only in lone surrogates, or without lone surrogates"
+        )
+        raise Inexact(surrogates.lost(f"the default {short(text_of(expr))}", "the schema omits it", fix))
+    return exact.pop()
 
 
 def _enum_member(expr: Expression) -> bool:
@@ -207,6 +238,11 @@ def _reference(expr: RefExpr, env: Env) -> ir.JsonValue:
     node = expr.node
     if isinstance(node, Var) and node.is_final:
         if node.final_value is not None and not isinstance(node.final_value, complex):
+            if surrogates.suspect(node.final_value):
+                return _confirmed_constant(node, env)
+            defined_in = env.sources.defining_module(node.fullname)
+            if defined_in is not None:
+                env.sources.note(defined_in)  # mypy read the value there (its source is read otherwise)
             value: ir.JsonValue = node.final_value
             return _finite(value) if isinstance(value, float) else value
         return _constant_from_source(node.fullname, env)
@@ -214,6 +250,21 @@ def _reference(expr: RefExpr, env: Env) -> ir.JsonValue:
         return _variable_from_source(node.fullname, text_of(expr), env)
     kind = "class" if isinstance(node, TypeInfo) else "module" if isinstance(node, MypyFile) else "name"
     raise NotJson(f"{short(text_of(expr))} (a {kind})") if kind != "name" else Unreadable(short(text_of(expr)))
+
+
+def _confirmed_constant(node: Var, env: Env) -> ir.JsonValue:
+    """A ``Final`` str whose value mypy may have changed (``toolcall_mypy.surrogates``), as its source writes it."""
+    value = node.final_value
+    assert isinstance(value, str)
+    try:
+        written: ir.JsonValue = _constant_from_source(node.fullname, env)
+    except (NotJson, Unreadable):
+        written = None
+    exact = surrogates.confirmed(value, written)
+    if exact is None:
+        what = f"the default {node.name} ({short(repr(value))})"
+        raise Inexact(surrogates.unconfirmed(what, "the schema omits it", _SURROGATE_FIX))
+    return exact
 
 
 def _constant_from_source(fullname: str, env: Env) -> ir.JsonValue:

@@ -5,6 +5,8 @@ A member's value is what mypy inferred (``Var.type.last_known_value``:
 class body: a literal, a ``Final``, or ``enum.auto()`` under the standard
 rules of ``Enum``, ``IntEnum``, ``StrEnum`` and ``Flag``. Members in
 definition order; an alias (a value an earlier member has) is left out.
+An inferred str holding U+FFFD is taken from the class body, which says
+whether mypy's parser replaced a lone surrogate there (``surrogates``).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from mypy.types import Instance, get_proper_type
 
 from toolcall import ir
 from toolcall.defaults import NotJson
-from toolcall_mypy import classes
+from toolcall_mypy import classes, surrogates
 from toolcall_mypy.defaults import Env, Unreadable, from_ast, short
 from toolcall_mypy.source import Sources, Src
 
@@ -134,15 +136,20 @@ class Enums:
         inferred = True
         for name in classes.declaration_order(lineage, info.enum_members, annotated=False):
             known = _inferred_value(info, name)
-            if known is not None:
+            if known is not None and not surrogates.suspect(known[0]):
                 values[name] = known
                 continue
-            inferred = False
+            inferred = False  # mypy's value may have lost a lone surrogate: the class body says which
             statement = own[0].class_body(own[1]).field(name) if own is not None else None
             expr = statement.value if statement is not None else None
+            if (own is None or expr is None) and known is not None:
+                raise self._fail(_unconfirmed(info, name, known[1]))
             if own is None or expr is None:
                 raise self._fail(f"the plugin cannot read the value of {info.fullname}.{name}; write it as a literal")
-            values[name] = (self._from_source(info, name, Src(expr, own[0]), values), ast.unparse(expr))
+            value = self._from_source(info, name, Src(expr, own[0]), values)
+            if known is not None and surrogates.confirmed(str(known[0]), value) is None:
+                raise self._fail(_unconfirmed(info, name, known[1]))
+            values[name] = (value, ast.unparse(expr))
         return values, inferred
 
     def _from_source(self, info: TypeInfo, name: str, expr: Src, before: _Values) -> ir.JsonValue:
@@ -167,6 +174,14 @@ class Enums:
         if info.has_base("enum.Flag"):
             return 2 ** max(ints).bit_length() if ints else 1
         return ints[-1] + 1 if ints else 1
+
+
+def _unconfirmed(info: TypeInfo, name: str, text: str) -> str:
+    return surrogates.unconfirmed(
+        f"the value {text} of {info.fullname}.{name}",
+        "the enum has no schema",
+        "assign the member a string literal in its class body, or a value without lone surrogates",
+    )
 
 
 def _inferred_value(info: TypeInfo, name: str) -> tuple[ir.JsonValue, str] | None:

@@ -23,12 +23,13 @@ API; ``decorator`` reads the decorator arguments from the nodes,
 
 from __future__ import annotations
 
+import hashlib
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, final
 
 from mypy.checker import TypeChecker
-from mypy.nodes import Argument, CallExpr, Context, Decorator, FuncDef, FuncItem, MypyFile
+from mypy.nodes import ARG_STAR2, Argument, CallExpr, Context, Decorator, FuncDef, FuncItem, MypyFile
 from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, Plugin, ReportConfigContext
 from mypy.types import Type
@@ -36,17 +37,23 @@ from mypy.types import Type
 from toolcall import cache_format, ir
 from toolcall_mypy import config, report, reuse
 from toolcall_mypy.decorator import TOOL, Arguments, bare_tool, provider_refs, tool_call, unresolved_toolcall
-from toolcall_mypy.store import Store
+from toolcall_mypy.store import Store, installed
 
 if TYPE_CHECKING:
     from toolcall.findings import Finding
+    from toolcall_mypy.collect import Located
+    from toolcall_mypy.sites import FieldSite
     from toolcall_mypy.source import Sources
+
+    _Reach = tuple[int, str | None, str | None, tuple[str | int, ...]]  # line, tool, parameter, path
 
 __all__ = ["TOOL", "TOOL_CALL", "USE_TYPES", "ToolcallPlugin"]
 
 TOOL_CALL: Final = "toolcall.definition.ToolDecorator.__call__"
 USE_TYPES: Final = "toolcall.custom.use_types"
 _HAS_FINISH_HOOK: Final = hasattr(Plugin, "get_additional_indirect_deps")
+_REFUSALS: Final = frozenset({"toolcall-type", "toolcall-param"})
+_OWN_PACKAGES: Final = frozenset({"toolcall", "toolcall_mypy"})
 _WARNED: set[str] = set()  # warnings already printed by this process
 
 
@@ -70,6 +77,8 @@ class ToolcallPlugin(Plugin):
         self._sources: dict[str, Sources] = {}  # module -> the sources its tools read
         self._trees: dict[str, MypyFile] = {}  # parsed modules that have a cache file
         self._silenced: set[str] = set()  # modules with tools whose errors mypy silences: not ours
+        # module -> each finding about another module's class field its tools reported, and which reached it first
+        self._foreign_fields: dict[str, dict[tuple[FieldSite, str, str], _Reach]] = {}
         self._digest = self._settings.digest()
         self._function_hooks: dict[str, Callable[[FunctionContext], Type]] = {
             TOOL: self._bare_tool,
@@ -89,6 +98,7 @@ class ToolcallPlugin(Plugin):
         self._sources.clear()  # a file was read again: so may be every module parsed for its sources
         self._providers.pop(file.fullname, None)
         self._silenced.discard(file.fullname)
+        self._foreign_fields.pop(file.fullname, None)
         if self._store.stale_file(file.fullname, file.path):
             self._trees[file.fullname] = file
         return []
@@ -109,6 +119,8 @@ class ToolcallPlugin(Plugin):
         if not ctx.path.endswith(".py"):
             return None
         handled = self._settings.handles(ctx.id)
+        if handled and not installed(ctx.path):
+            self._store.sweep(ctx.path, self._settings.handles, ctx.id)
         if handled and not ctx.is_check:
             self._finish(ctx.id, ctx.path, self._trees.get(ctx.id))
         token = self._store.token(ctx.path) if handled else None
@@ -171,19 +183,59 @@ class ToolcallPlugin(Plugin):
             sources=self._module_sources(module, api.path),
         )
         for located in collected.findings:
-            report.finding(api, located.finding, located.context)
-        tool = collected.tool
-        if tool is None or arguments.name is None:
-            return  # the runtime refuses this function; it has no cache entry
-        self._report_duplicate(api, module, tool, arguments.expression)
+            self._report(api, module, located)
+        if arguments.name is None:
+            return  # the runtime refuses this name at definition; it has no cache entry
         local = _in_function(checker)  # a local tool belongs to no module's cache
-        checked, entry = self._checked(module, api.path, tool, local)
+        tool = collected.tool
+        if tool is None:
+            if not local:
+                self._put_refused(module, api.path, func, arguments.name, collected.findings)
+            return
+        self._report_duplicate(api, module, tool, arguments.expression)
+        files = _source_files(checker, module, api.path, collected.dependencies)
+        checked, entry = self._checked(module, api.path, tool, tuple(files), local)
         if self._settings.strict:
             # A parameter already reported (no annotation, no schema) is not reported again for strict mode.
             reported = {f.finding.parameter for f in collected.findings if f.finding.parameter is not None}
             _report_strict(api, func, arguments.expression, checked.strict, reported)
         if not local:
-            self._store.put(module, api.path, func.line, tool, checked, entry)
+            self._store.put(module, api.path, func.line, (tool.name, tool.qualname), checked, entry, files)
+
+    def _put_refused(self, module: str, path: str, func: FuncDef, name: str, found: tuple[Located, ...]) -> None:
+        """Record a tool no schema describes, and why: the runtime then says so instead of "stale"."""
+        reasons = [report.text(f.finding) for f in found if f.finding.code in _REFUSALS]
+        message = reasons[0] if reasons else "a parameter has no JSON schema"
+        qualname = func.fullname[len(module) + 1 :] if func.fullname.startswith(module + ".") else func.name
+        entry = cache_format.refused_entry(name, qualname, _shape(func), message)
+        digest = hashlib.sha256(repr(entry).encode()).hexdigest()
+        recorded = self._store.recorded(module, path, qualname, digest)
+        checked = reuse.Checked(digest, (module,), ())
+        keep = recorded is not None and self._settings.cache
+        self._store.put(module, path, func.line, (name, qualname), checked, None if keep else entry, {module: path})
+
+    def _report(self, api: CheckerPluginInterface, module: str, located: Located) -> None:
+        """Report one finding at its node; a finding about a class's field once, where it can be (SPEC §5).
+
+        mypy reports a module's errors once it has checked it, before it
+        checks the modules that import it, and replays them from its cache
+        while the module is unchanged: an error can only be about the module
+        being checked. So a field of a class of this module is reported at
+        the field's line (each tool that reaches it reports the same message
+        there, which mypy shows once); a field of another module's class, at
+        the first tool of this module that reaches it, naming the field
+        (docs/decisions.md, "Findings about class fields").
+        """
+        found, site = located.finding, located.site
+        if site is None or site.line < 1:
+            report.finding(api, found, located.context)
+        elif site.module == module:
+            report.field(api, found, site)
+        else:
+            reached = (located.context.line, found.tool, found.parameter, found.path)
+            first = self._foreign_fields.setdefault(module, {}).setdefault((site, found.code, found.message), reached)
+            if first == reached:  # the first tool to reach it, or its hook run again (mypy defers and re-checks)
+                report.foreign_field(api, found, site, located.context)
 
     def _report_duplicate(self, api: CheckerPluginInterface, module: str, tool: ir.Tool, at: Context) -> None:
         other = self._store.tools(module).get(tool.name)
@@ -196,20 +248,21 @@ class ToolcallPlugin(Plugin):
             )
 
     def _checked(
-        self, module: str, path: str, tool: ir.Tool, local: bool
+        self, module: str, path: str, tool: ir.Tool, sources: tuple[str, ...], local: bool
     ) -> tuple[reuse.Checked, dict[str, Any] | None]:
         """The tool's strict findings and entry: as its module's file records them (entry ``None``), or rendered."""
         digest = reuse.ir_sha256(tool)
         if not self._settings.strict and not self._settings.cache:
-            return reuse.Checked(digest, ()), None  # nothing would read what rendering gives
+            return reuse.Checked(digest, sources, ()), None  # nothing would read what rendering gives
         recorded = None if local else self._store.recorded(module, path, tool.qualname, digest)
         if recorded is not None:
-            return reuse.Checked(digest, recorded), None
+            return reuse.Checked(digest, sources, recorded), None
         from toolcall.render import render_variants  # not imported where every file is current
         from toolcall_mypy.strict_findings import strict_findings
 
         rendered = render_variants(tool, cache_format.VARIANTS, copies=False)  # for the findings and the file
-        return reuse.Checked(digest, strict_findings(tool, rendered)), cache_format.tool_entry(tool, rendered)
+        entry = cache_format.tool_entry(tool, sources, rendered)
+        return reuse.Checked(digest, sources, strict_findings(tool, rendered)), entry
 
     def _module_sources(self, module: str, path: str) -> Sources:
         """The parsed sources this module's tools read, shared by them until mypy parses a file again."""
@@ -248,7 +301,37 @@ class ToolcallPlugin(Plugin):
                 "tools there and keeps its schema cache as it is (is toolcall installed where mypy looks, and "
                 "not under follow_imports = skip?)"
             )
-        self._store.finish(module, path, may_delete=tree is not None and not blind and not _installed(path))
+        self._store.finish(module, path, may_delete=tree is not None and not blind and not installed(path))
+
+
+def _source_files(checker: TypeChecker, module: str, path: str, modules: tuple[str, ...]) -> dict[str, str]:
+    """The files of the modules a tool's schema comes from: its own, and each other with Python source.
+
+    A stub (typeshed's standard library, a stub package) is not what runs,
+    so the runtime could not check it; toolcall's own modules change only
+    with its version, which the file records already.
+    """
+    files = {module: path}
+    for name in modules:
+        found = checker.modules.get(name)
+        if found is not None and found.path.endswith(".py") and name.partition(".")[0] not in _OWN_PACKAGES:
+            files.setdefault(name, found.path)
+    return files
+
+
+def _shape(func: FuncDef) -> list[tuple[str, str, bool]]:
+    """The signature shape ``cache_format.fingerprint`` takes, from mypy's view of the function."""
+    shape = []
+    for argument in func.arguments:
+        kind = argument.kind
+        if kind == ARG_STAR2:
+            shape.append((argument.variable.name, "var_keyword", True))
+        elif kind.is_named() and not kind.is_positional():
+            shape.append((argument.variable.name, "keyword_only", kind.is_optional()))
+        elif kind.is_positional():
+            where = "positional_only" if argument.pos_only else "positional_or_keyword"
+            shape.append((argument.variable.name, where, kind.is_optional()))
+    return shape
 
 
 def _checker(api: CheckerPluginInterface) -> TypeChecker | None:
@@ -277,11 +360,6 @@ def _parameter(func: FuncDef, name: str | None) -> Argument | None:
     if name is None:
         return None
     return next((argument for argument in func.arguments if argument.variable.name == name), None)
-
-
-def _installed(path: str) -> bool:
-    parts = path.replace("\\", "/").split("/")
-    return "site-packages" in parts or "dist-packages" in parts
 
 
 def _in_build_worker() -> bool:

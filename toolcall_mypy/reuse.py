@@ -7,14 +7,15 @@ of the renderers' sources::
 
     "checked": {
       "renderer": "...",
-      "tools": [{"ir_sha256": "...", "qualname": "...", "strict": [{"message", "parameter", "path", "tool"}]}]
+      "files": {"pkg.types_": "types_.py", ...},
+      "tools": [{"qualname": "...", "ir_sha256": "...", "sources": [...], "strict": [{"message", ...}]}]
     }
 
 A later run (a cold mypy cache on a checkout that commits the files) that
 analyses a tool to the same IR takes the findings from there and the entry
 from the file, instead of rendering again; when every tool of a module is
-so, in the same order, and the module's source is the same, the file is
-left as it is. The file's seal (``cache_format.sealed_head``) makes a hand
+so, in the same order, with the same source modules, each of the same
+digest, the file is left as it is. The file's seal (``cache_format.sealed_head``) makes a hand
 edit void all of this: the module is rendered afresh. Nothing here knows
 about mypy.
 """
@@ -37,9 +38,10 @@ __all__ = ["Checked", "Previous", "checked_block", "ir_sha256", "read_previous",
 
 @dataclass(frozen=True)
 class Checked:
-    """One tool as a cache file records it: the digest of its IR, and its strict findings."""
+    """One tool as a cache file records it: the digest of its IR, its source modules and its strict findings."""
 
     ir_sha256: str
+    sources: tuple[str, ...]
     strict: tuple[Finding, ...]
 
 
@@ -68,12 +70,22 @@ def renderer_digest() -> str:
     return digest.hexdigest()
 
 
-def checked_block(tools: list[tuple[str, Checked]]) -> dict[str, Any]:
-    """The ``checked`` block of a module's file, for its ``(qualname, Checked)`` in declaration order."""
+def checked_block(tools: list[tuple[str, Checked]], files: dict[str, str]) -> dict[str, Any]:
+    """The ``checked`` block of a module's file, for its ``(qualname, Checked)`` in declaration order.
+
+    ``files`` gives each source module's file relative to the module's
+    directory: mypy's next run finds there whether one changed.
+    """
     return {
         "renderer": renderer_digest(),
+        "files": files,
         "tools": [
-            {"ir_sha256": c.ir_sha256, "qualname": qualname, "strict": [_finding_json(f) for f in c.strict]}
+            {
+                "qualname": qualname,
+                "ir_sha256": c.ir_sha256,
+                "sources": list(c.sources),
+                "strict": [_finding_json(f) for f in c.strict],
+            }
             for qualname, c in tools
         ],
     }
@@ -84,7 +96,10 @@ class Previous:
     """A module's cache file as found before this run wrote it, sealed and by the same renderers."""
 
     data: bytes
-    source_sha256: str
+    #: the file's ``sources`` table: module -> its recorded digests
+    sources: dict[str, Any]
+    #: the ``checked`` record's files: module -> its file, relative to the module's directory
+    files: dict[str, Any]
     #: qualname -> what the file records of it, in the file's order
     checked: dict[str, Checked]
     _entries: dict[str, dict[str, Any]] | None = field(default=None, repr=False)
@@ -93,6 +108,10 @@ class Previous:
         """The strict findings recorded for a tool of this IR digest, or ``None`` when it must be rendered."""
         found = self.checked.get(qualname)
         return found.strict if found is not None and found.ir_sha256 == digest else None
+
+    def holds(self, tools: list[tuple[str, Checked]], sources: dict[str, Any], files: dict[str, str]) -> bool:
+        """Whether the file records exactly these tools, in this order, from these sources and files."""
+        return self.sources == sources and self.files == files and list(self.checked.items()) == tools
 
     def entry(self, qualname: str) -> dict[str, Any] | None:
         """The file's entry for a tool (the whole file is parsed on the first call)."""
@@ -112,10 +131,14 @@ def read_previous(path: Path, module: str) -> Previous | None:
     if head is None or not _reusable(head, module):
         return None
     try:
-        checked = {t["qualname"]: Checked(t["ir_sha256"], _findings(t["strict"])) for t in head["checked"]["tools"]}
-    except (KeyError, TypeError):
+        checked = {t["qualname"]: _checked(t) for t in head["checked"]["tools"]}
+    except (KeyError, TypeError, ValueError):
         return None
-    return Previous(data, str(head["source_sha256"]), checked)
+    return Previous(data, head["sources"], head["checked"]["files"], checked)
+
+
+def _checked(recorded: dict[str, Any]) -> Checked:
+    return Checked(recorded["ir_sha256"], tuple(recorded["sources"]), _findings(recorded["strict"]))
 
 
 def _reusable(head: dict[str, Any], module: str) -> bool:
@@ -127,7 +150,8 @@ def _reusable(head: dict[str, Any], module: str) -> bool:
         and isinstance(checked, dict)
         and checked.get("renderer") == renderer_digest()
         and isinstance(checked.get("tools"), list)
-        and "source_sha256" in head
+        and isinstance(checked.get("files"), dict)
+        and isinstance(head.get("sources"), dict)
     )
 
 

@@ -16,7 +16,8 @@ running interpreter cannot parse (mypy accepts newer syntax) or cannot read
 gives no source, and callers do without. Names are resolved syntactically:
 module-level statements (also under ``if``/``try``), imports (relative ones
 too) and, for other modules, their files found beside the tool module's
-package root or on ``sys.path``.
+package root or on ``sys.path``. Each module read, memoized reads included,
+counts for the tool being analyzed (``Sources.reading``).
 """
 
 from __future__ import annotations
@@ -29,8 +30,9 @@ import math
 import os
 import sys
 from collections.abc import Callable, Hashable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Final, Union
+from typing import Final, TypeVar, Union
 
 from toolcall import ir
 from toolcall.docstrings import clean_entry
@@ -47,10 +49,12 @@ __all__ = [
     "declared_description",
     "is_injected",
     "literal_items",
+    "literal_values",
     "parse",
     "peel",
     "plain_alias",
     "read_metadata",
+    "strings_at",
     "subscript_args",
     "union_options",
 ]
@@ -96,6 +100,9 @@ _MAX_HOPS: Final = 16  # alias chains and re-exports followed at most this far
 _STATEMENT_FIELDS: Final = ("body", "orelse", "finalbody")  # the fields of a statement that hold statements
 
 Definition = Union[ast.stmt, "ModuleSource"]  # a statement, or a whole module (``import x``)
+_K = TypeVar("_K", bound=Hashable)
+_V = TypeVar("_V")
+Remembered = tuple[_V, tuple[str, ...]]  # a memoized value and the modules computing it read (``Sources.remembered``)
 Bindings = tuple[tuple[str, Union["Src", None]], ...]  # type parameter names -> their written arguments
 
 
@@ -131,10 +138,14 @@ class Sources:
     def __init__(self, module: str, path: str, files: Callable[[str], str | None] | None = None) -> None:
         self._files = files
         self._known = {module: path}
+        self.home = module  # the module whose tools these sources serve
         self._roots = [root for root in (_package_root(module, path),) if root is not None]
         self._loaded: dict[str, ModuleSource | None] = {}
+        self._has_file: dict[str, bool] = {}  # module -> whether it has a file (``module`` notes only those)
+        self._defining: dict[str, str | None] = {}  # ``defining_module`` by full name
+        self._readers: list[Callable[[str], None]] = []  # see ``reading``
         # ``read_metadata`` by the items it reads; the trees are fixed while this object lives.
-        self.metadata: dict[tuple[tuple[ast.expr, ModuleSource], ...], Metadata] = {}
+        self.metadata: dict[tuple[tuple[ast.expr, ModuleSource], ...], Remembered[Metadata]] = {}
         # What one tool's walk found that the module's other tools reuse: class nodes and Enum values
         # (``toolcall_mypy.types``, ``toolcall_mypy.enums``), keyed by kind and class name.
         self.shared: dict[Hashable, object] = {}
@@ -148,30 +159,78 @@ class Sources:
         return True
 
     def module(self, name: str) -> ModuleSource | None:
-        """The source of module ``name``, or ``None``."""
+        """The source of module ``name``, or ``None``; a module that has a file counts as read (``reading``)."""
         if name not in self._loaded:
             path = self._path(name)
             tree = parse(path) if path is not None else None
             self._loaded[name] = None if path is None or tree is None else ModuleSource(name, path, tree, self)
+            self._has_file[name] = path is not None  # even one unparsable here: mypy read it
+        if self._readers and self._has_file[name]:
+            self.note(name)
         return self._loaded[name]
 
-    def defining_module(self, fullname: str) -> str | None:
-        """The module a dotted name is defined in: its longest prefix that is a module with a file."""
-        name = fullname
-        while "." in name:
-            name = name.rpartition(".")[0]
-            if self._path(name) is not None:
-                return name
-        return None
+    def note_file(self, name: str) -> None:
+        """Count module ``name`` as read when it has a file, without reading it."""
+        if self._readers:
+            if name not in self._has_file:
+                self._has_file[name] = self._path(name) is not None
+            if self._has_file[name]:
+                self.note(name)
 
-    def _path(self, name: str) -> str | None:
+    @contextmanager
+    def reading(self, reader: Callable[[str], None]) -> Iterator[None]:
+        """Call ``reader`` with the name of each module read inside the block (``module``, ``note``).
+
+        Blocks nest: a module read inside an inner block counts for the outer
+        ones too. A tool's analysis runs in one, so its cache entry can name
+        every file its schema comes from.
+        """
+        self._readers.append(reader)
+        try:
+            yield
+        finally:
+            self._readers.pop()
+
+    def note(self, name: str) -> None:
+        """Count module ``name`` as read (a value mypy took from it, or a source read again from a memo)."""
+        for reader in self._readers:
+            reader(name)
+
+    def remembered(self, memo: dict[_K, Remembered[_V]], key: _K, compute: Callable[[], _V]) -> _V:
+        """``compute()``, once per ``key`` in ``memo``; each later use counts the modules it read as read again."""
+        found = memo.get(key)
+        if found is None:
+            read: list[str] = []
+            self._readers.append(read.append)  # as ``reading`` does, without a context manager's cost
+            try:
+                value = compute()
+            finally:
+                self._readers.pop()
+            found = memo[key] = (value, tuple(dict.fromkeys(read)))
+        elif found[1] and self._readers:
+            for name in found[1]:
+                self.note(name)
+        return found[0]
+
+    def defining_module(self, fullname: str) -> str | None:
+        """The module a dotted name is defined in: its longest prefix that is a module with a file or a stub."""
+        if fullname not in self._defining:
+            name, self._defining[fullname] = fullname, None
+            while "." in name:
+                name = name.rpartition(".")[0]
+                if self._path(name) is not None or self._path(name, ".pyi") is not None:
+                    self._defining[fullname] = name
+                    break
+        return self._defining[fullname]
+
+    def _path(self, name: str, suffix: str = ".py") -> str | None:
         known = self._known.get(name) or (self._files(name) if self._files is not None else None)
         if known is not None:
             return known
         parts = name.split(".")
         for root in (*self._roots, *sys.path):
             base = os.path.join(root or os.curdir, *parts)
-            for candidate in (base + ".py", os.path.join(base, "__init__.py")):
+            for candidate in (base + suffix, os.path.join(base, "__init__" + suffix)):
                 if os.path.isfile(candidate):
                     return candidate
         return None
@@ -199,6 +258,7 @@ class ModuleSource:
         self._package = package
         self._top: dict[str, ast.stmt] = {}
         self._imports: dict[str, str] = {}  # local name -> dotted name it stands for
+        self._stars: list[str] = []  # the modules of ``from m import *``
         for statement in _top_level(tree.body):
             self._bind(statement)
         self._functions: dict[tuple[int, str], ast.FunctionDef | ast.AsyncFunctionDef] | None = None
@@ -209,8 +269,9 @@ class ModuleSource:
         self._rebound: frozenset[str] | None = None
         # By expression node (each stays in its tree, unchanged, while this object lives):
         self._dotted: dict[ast.expr, str | None] = {}
-        self._aliases: dict[ast.expr, Src | None] = {}  # a name -> the plain alias value it names
-        self._descriptions: dict[tuple[ast.expr, Bindings], str | None] = {}  # an annotation -> its description
+        # These two memos also keep which modules each value was read from (``Sources.remembered``):
+        self._aliases: dict[ast.expr, Remembered[Src | None]] = {}  # a name -> the plain alias value it names
+        self._descriptions: dict[tuple[ast.expr, Bindings], Remembered[str | None]] = {}  # annotation -> description
         self._peeled: dict[ast.expr, tuple[Src | None, Levels]] = {}  # an annotation -> what ``peel`` gives
 
     def _bind(self, statement: ast.stmt) -> None:
@@ -222,7 +283,9 @@ class ModuleSource:
         elif isinstance(statement, ast.ImportFrom):
             origin = self._absolute(statement.module, statement.level)
             for alias in statement.names:
-                if alias.name != "*":
+                if alias.name == "*":
+                    self._stars.append(origin)
+                else:
                     self._imports.setdefault(alias.asname or alias.name, f"{origin}.{alias.name}")
                     self._top.setdefault(alias.asname or alias.name, statement)
         else:
@@ -259,11 +322,7 @@ class ModuleSource:
 
     def alias_value(self, expr: ast.Name | ast.Attribute) -> Src | None:
         """The value of the plain alias a name of this module refers to (see ``plain_alias``), or ``None``."""
-        try:
-            return self._aliases[expr]
-        except KeyError:
-            found = self._aliases[expr] = self._find_alias_value(expr)
-            return found
+        return self.sources.remembered(self._aliases, expr, lambda: self._find_alias_value(expr))
 
     def _find_alias_value(self, expr: ast.Name | ast.Attribute) -> Src | None:
         found = self.resolve(expr)
@@ -280,6 +339,8 @@ class ModuleSource:
     def lookup(self, name: str, hops: int = 0) -> tuple[ModuleSource, Definition] | None:
         """Where module-level ``name`` is defined: following imports into other modules' files."""
         statement = self._top.get(name)
+        if statement is None and self._stars:
+            self._read_stars()
         if statement is None or hops > _MAX_HOPS:
             return None
         if isinstance(statement, ast.Import):
@@ -294,6 +355,16 @@ class ModuleSource:
                 return None if submodule is None else (submodule, submodule)
             return found
         return self, statement
+
+    def _read_stars(self) -> None:
+        """Count the modules this one star-imports as read: a name it does not bind may be theirs.
+
+        Star imports are not followed (nor the star imports of those modules):
+        parsing what a package star-imports can cost more than the rest of
+        the analysis.
+        """
+        for origin in self._stars:
+            self.sources.note_file(origin)
 
     def resolve(self, expr: ast.expr) -> tuple[ModuleSource, Definition] | None:
         """The definition a ``Name`` or dotted ``Attribute`` refers to (modules, classes, class members)."""
@@ -619,6 +690,16 @@ def literal_items(src: Src) -> int | None:
     return len(_literal_values(src))
 
 
+def literal_values(src: Src | None) -> list[object] | None:
+    """The values ``Literal[...]`` lists, nested literal aliases flattened (a ``Src`` for one that is no constant).
+
+    ``None`` when ``src`` is no ``Literal[...]``.
+    """
+    if src is None or not src.is_subscript_of(LITERAL):
+        return None
+    return _literal_values(src)
+
+
 def _literal_values(src: Src, hops: int = 0) -> list[object]:
     values: list[object] = []
     for element in src.elements():
@@ -659,12 +740,9 @@ def read_metadata(levels: Sequence[Sequence[Src]]) -> Metadata:
         return _NO_METADATA
     # Read once per tool module: a parameter's annotation is read for its schema, its description and
     # whether it is injected, a class field's for each tool that uses the class.
-    memo = items[0].module.sources.metadata
+    sources = items[0].module.sources
     key = tuple([(item.expr, item.module) for item in items])
-    found = memo.get(key)
-    if found is None:
-        found = memo[key] = _merged_metadata(items)
-    return found
+    return sources.remembered(sources.metadata, key, lambda: _merged_metadata(items))
 
 
 def _merged_metadata(items: list[Src]) -> Metadata:
@@ -801,11 +879,9 @@ def declared_description(src: Src | None) -> str | None:
     """
     if src is None:
         return None
-    memo = src.module._descriptions  # a class field's annotation is read again for each tool using the class
-    key = (src.expr, src.bindings)
-    if key not in memo:
-        memo[key] = _declared_description(src)
-    return memo[key]
+    # A class field's annotation is read again for each tool using the class.
+    memo, key = src.module._descriptions, (src.expr, src.bindings)
+    return src.module.sources.remembered(memo, key, lambda: _declared_description(src))
 
 
 def _declared_description(src: Src | None) -> str | None:
@@ -910,3 +986,25 @@ def bindings_of(names: list[str], args: list[Src | None] | None) -> tuple[tuple[
     if len(values) != len(names):
         values = [None] * len(names)
     return tuple(zip(names, values, strict=True))
+
+
+def strings_at(where: ModuleSource, line: int) -> list[tuple[int | None, str]]:
+    """The string constants that start on ``line`` of a module, in order: (column, value).
+
+    ``ast`` keeps a string exactly as written, lone surrogates included
+    (``toolcall_mypy.surrogates``). The column is ``None`` unless the line is
+    ASCII: only then do all of mypy's parsers give the same columns.
+    """
+    nodes: list[tuple[int, str]] = []
+    for node in ast.walk(where.tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.lineno == line:
+            nodes.append((node.col_offset, node.value))
+    if not nodes:
+        return []
+    try:
+        with open(where.path, "rb") as handle:
+            lines = handle.read().splitlines()
+    except OSError:
+        lines = []
+    ascii_line = line <= len(lines) and lines[line - 1].isascii()
+    return [(column if ascii_line else None, value) for column, value in sorted(nodes)]

@@ -24,8 +24,12 @@ where it exists, so parallel workers and concurrent mypy runs never tear or
 interleave a file. A tool whose IR the module's file (as found on the
 module's first tool) rendered already is recorded without an entry: the
 write takes the file's own (``reuse``), and a module whose every tool is so,
-in the same order, with the same source, leaves its file as it is. Nothing
-here knows about mypy.
+in the same order, from the same sources, leaves its file as it is.
+
+Each tool names the modules its schema comes from (its own, and those of
+its types), with their files; the file records each one's digests
+(``cache_format.source_record``), so the runtime can tell when any of
+them changed. Nothing here knows about mypy.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ import contextlib
 import hashlib
 import os
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -48,7 +52,7 @@ if sys.platform != "win32":
 else:  # pragma: no cover - atomic replace alone on Windows
     fcntl = None
 
-__all__ = ["TOKEN", "Store"]
+__all__ = ["TOKEN", "Store", "installed"]
 
 #: What the cache metadata of a tool module records besides its file's digest:
 #: a new toolcall release, cache layout or IR version makes mypy check every
@@ -59,7 +63,7 @@ TOKEN: Final = f"toolcall {__version__}; cache format {cache_format.CACHE_FORMAT
 @dataclass(frozen=True)
 class _Tool:
     line: int
-    tool: ir.Tool
+    name: str
     checked: reuse.Checked
     #: ``None``: the previous file's entry, which rendered this same IR
     entry: dict[str, Any] | None
@@ -68,7 +72,6 @@ class _Tool:
 @dataclass
 class _Module:
     cache_file: Path
-    source_sha256: str
     #: the file as found when the module started afresh, if it can be reused
     previous: reuse.Previous | None
     tools: dict[str, _Tool] = field(default_factory=dict)  # by qualname
@@ -79,23 +82,26 @@ class _Module:
     #: the file is still ``previous`` (this process has not written it)
     untouched: bool = True
 
-    def unchanged(self, ordered: list[tuple[str, _Tool]]) -> bool:
-        """Whether the file, untouched, holds exactly these tools: each reused, in its order, same source."""
+    def unchanged(self, ordered: list[tuple[str, _Tool]], sources: dict[str, Any], files: dict[str, str]) -> bool:
+        """Whether the file, untouched, holds exactly these tools: each reused, in its order, same sources."""
         previous = self.previous
         return (
             previous is not None
             and self.untouched
-            and previous.source_sha256 == self.source_sha256
             and all(tool.entry is None for _, tool in ordered)
-            and [qualname for qualname, _ in ordered] == list(previous.checked)
+            and previous.holds([(qualname, tool.checked) for qualname, tool in ordered], sources, files)
         )
 
     def entry(self, qualname: str, tool: _Tool) -> dict[str, Any]:
-        """The tool's entry: its own, the previous file's, or (that one missing) rendered now."""
-        found = tool.entry
-        if found is None and self.previous is not None:
-            found = self.previous.entry(qualname)
-        return cache_format.tool_entry(tool.tool) if found is None else found
+        """The tool's entry: its own, or the previous file's with this run's sources."""
+        if tool.entry is not None:
+            return tool.entry
+        found = self.previous.entry(qualname) if self.previous is not None else None
+        if found is None:  # ``recorded`` vouched for it: the file is not as it was read
+            raise RuntimeError(f"toolcall: {self.cache_file} changed while mypy ran; run mypy again")
+        if "refused" in found:
+            return found  # a tool no schema describes has no sources
+        return {**found, "sources": list(tool.checked.sources)}  # the key keeps its place
 
 
 class Store:
@@ -107,6 +113,9 @@ class Store:
         self._log = log
         self._modules: dict[str, _Module] = {}
         self._parsed: set[str] = set()  # parsed since their last tool: start afresh
+        self._files: dict[str, str] = {}  # source module -> its file, as the tools named them
+        self._records: dict[str, tuple[tuple[int, int], dict[str, str | None]]] = {}  # file -> (stat, record)
+        self._swept: set[str] = set()  # directories whose orphaned cache files are gone
 
     def parsed(self, module: str) -> None:
         """mypy parsed ``module`` (again): its next tool starts a fresh entry."""
@@ -115,7 +124,7 @@ class Store:
     def tools(self, module: str) -> dict[str, str]:
         """The tools of ``module`` seen since it was last parsed: name -> qualname."""
         state = self._current(module)
-        return {} if state is None else {found.tool.name: q for q, found in state.tools.items()}
+        return {} if state is None else {found.name: q for q, found in state.tools.items()}
 
     def line_of(self, module: str, qualname: str) -> int | None:
         """The line of a tool seen in ``module``."""
@@ -136,15 +145,22 @@ class Store:
         module: str,
         path: str,
         line: int,
-        tool: ir.Tool,
+        named: tuple[str, str],
         checked: reuse.Checked,
         entry: dict[str, Any] | None,
+        files: dict[str, str],
     ) -> None:
-        """Record one tool (``entry`` ``None``: as ``recorded`` found it) and rewrite the module's file."""
+        """Record one tool, ``named`` ``(name, qualname)`` (``entry`` ``None``: as ``recorded`` found it).
+
+        ``files`` maps each module of ``checked.sources`` to its file. The
+        module's file is rewritten (at once, or when mypy has checked it).
+        """
         state = self._start(module, path)
-        earlier = state.tools.get(tool.qualname)
+        name, qualname = named
+        earlier = state.tools.get(qualname)
+        self._files.update(files)
         # A repeated hook (mypy defers and re-checks) keeps the tool's place.
-        state.tools[tool.qualname] = _Tool(line if earlier is None else min(line, earlier.line), tool, checked, entry)
+        state.tools[qualname] = _Tool(line if earlier is None else min(line, earlier.line), name, checked, entry)
         state.current = False
         if state.finished or not self._deferred:
             self._write(module, state)
@@ -175,14 +191,57 @@ class Store:
         return self._current(module) is None and _is_source(path) and cache_format.cache_path(path).exists()
 
     def token(self, path: str) -> list[str] | None:
-        """``[TOKEN, digest of the module's cache file]``, or ``None`` when it has none."""
+        """``[TOKEN, digest of the module's cache file, modules changed since]``, or ``None`` without a file.
+
+        The modules a tool's types come from are often not the module's
+        own; mypy checks it again when only such a module's docstrings
+        changed only if this token says so.
+        """
         if not self._write_files or not _is_source(path):
             return None
         try:
             data = cache_format.cache_path(path).read_bytes()
         except OSError:
             return None
-        return [TOKEN, hashlib.sha256(data).hexdigest()]
+        return [TOKEN, hashlib.sha256(data).hexdigest(), *self._moved(data, path)]
+
+    def _moved(self, data: bytes, path: str) -> list[str]:
+        """The source modules a cache file records whose files no longer have the recorded digest."""
+        head = cache_format.sealed_head(data)
+        checked = head.get("checked") if head is not None else None
+        files = checked.get("files") if isinstance(checked, dict) else None
+        sources = head.get("sources") if head is not None else None
+        if not isinstance(files, dict) or not isinstance(sources, dict):
+            return ["unreadable"]
+        directory = os.path.dirname(path)
+        moved = []
+        for name, file in files.items():
+            record = sources.get(name)
+            current = self._record(os.path.join(directory, file)) if isinstance(file, str) else None
+            if current is None or not isinstance(record, dict) or current["sha256"] != record.get("sha256"):
+                moved.append(name)
+        return moved
+
+    def sweep(self, path: str, handles: Callable[[str], bool], module: str) -> None:
+        """Remove the cache files in ``module``'s directory whose module file is gone (once per directory).
+
+        ``handles`` says which modules' files are ours to remove.
+        """
+        directory = os.path.dirname(path)
+        if not self._write_files or directory in self._swept:
+            return
+        self._swept.add(directory)
+        package = module if os.path.basename(path) == "__init__.py" else module.rpartition(".")[0]
+        for orphan in _orphans(Path(directory)):
+            name = f"{package}.{orphan.stem}" if package else orphan.stem
+            if orphan.stem == "__init__":
+                name = package
+            if not handles(name):
+                continue
+            with _locked(orphan.parent):
+                removed = cache_format.remove(orphan)
+            if removed and self._log is not None:
+                self._log(f"toolcall: removed {orphan} ({name} no longer exists)")
 
     def _current(self, module: str) -> _Module | None:
         return None if module in self._parsed else self._modules.get(module)
@@ -193,7 +252,7 @@ class Store:
         if state is None:
             cache_file = cache_format.cache_path(path)
             previous = reuse.read_previous(cache_file, module) if self._write_files else None
-            state = self._modules[module] = _Module(cache_file, _source_sha256(path), previous)
+            state = self._modules[module] = _Module(cache_file, previous)
             self._parsed.discard(module)
         return state
 
@@ -201,14 +260,16 @@ class Store:
         if not self._write_files or state.current:
             return  # mypy asks again after checking (report_config_data): nothing changed since
         ordered = sorted(state.tools.items(), key=lambda item: item[1].line)
-        if state.unchanged(ordered):
+        sources = self._sources(tool.checked.sources for _, tool in ordered)
+        files = self._relative_files(sources, state.cache_file.parent.parent)
+        if state.unchanged(ordered, sources, files):
             state.current = True
             if self._log is not None:
                 self._log(f"toolcall: kept {state.cache_file} ({len(ordered)} tools, each as checked before)")
             return
         entries = [state.entry(qualname, tool) for qualname, tool in ordered]
-        checked = reuse.checked_block([(qualname, tool.checked) for qualname, tool in ordered])
-        text = cache_format.dumps(cache_format.module_content(module, state.source_sha256, entries, checked))
+        checked = reuse.checked_block([(qualname, tool.checked) for qualname, tool in ordered], files)
+        text = cache_format.dumps(cache_format.module_content(module, sources, entries, checked))
         with _locked(state.cache_file.parent):
             changed = cache_format.write_atomic(state.cache_file, text)
         state.current = True  # only once written: a failed write is tried again
@@ -216,16 +277,63 @@ class Store:
         if changed and self._log is not None:
             self._log(f"toolcall: wrote {state.cache_file} ({len(ordered)} tools)")
 
+    def _sources(self, modules: Iterable[tuple[str, ...]]) -> dict[str, dict[str, str | None]]:
+        """The ``sources`` table of a file: each module its tools name, with its file's digests, sorted."""
+        names = sorted({name for names in modules for name in names})
+        return {name: self._record(self._files[name]) for name in names}
+
+    def _record(self, path: str) -> dict[str, str | None]:
+        """A file's ``source_record``, read again only when its size or mtime moved (dmypy sees edits).
+
+        An unreadable file has a record no source matches: the runtime takes it as changed.
+        """
+        try:
+            stat = os.stat(path)
+            key = (stat.st_mtime_ns, stat.st_size)
+            found = self._records.get(path)
+            if found is None or found[0] != key:
+                found = self._records[path] = (key, cache_format.source_record(Path(path).read_bytes()))
+        except OSError:
+            return {"sha256": "", "tokens": None}
+        return found[1]
+
+    def _relative_files(self, sources: dict[str, Any], directory: Path) -> dict[str, str]:
+        """The file of each source module, relative to the tool module's directory, but installed ones.
+
+        An installed module's path says where this machine keeps its
+        packages, which a committed file must not; mypy rechecks the tool
+        module when an installed module's interface changes, and the runtime
+        checks its digests in any case.
+        """
+        return {name: _relative(self._files[name], directory) for name in sources if not installed(self._files[name])}
+
+
+def installed(path: str) -> bool:
+    """Whether ``path`` is an installed package's file (under ``site-packages``): never ours to write."""
+    parts = path.replace("\\", "/").split("/")
+    return "site-packages" in parts or "dist-packages" in parts
+
+
+def _relative(file: str, directory: Path) -> str:
+    """``file`` relative to the module's directory, as the ``checked`` record keeps it (``/``-separated)."""
+    return Path(os.path.relpath(os.path.abspath(file), os.path.abspath(directory))).as_posix()
+
+
+def _orphans(directory: Path) -> list[Path]:
+    """The cache files in ``directory``'s ``__toolcall__`` whose module file is gone."""
+    try:
+        names = os.listdir(directory / cache_format.CACHE_DIR)
+    except OSError:
+        return []
+    return [
+        directory / cache_format.CACHE_DIR / name
+        for name in sorted(names)
+        if name.endswith(".json") and not name.startswith(".") and not (directory / f"{name[:-5]}.py").exists()
+    ]
+
 
 def _is_source(path: str) -> bool:
     return path.endswith(".py")
-
-
-def _source_sha256(path: str) -> str:
-    try:
-        return cache_format.source_sha256(Path(path).read_bytes())
-    except OSError:
-        return ""  # the runtime then treats the cache as stale, which it is
 
 
 @contextlib.contextmanager

@@ -17,13 +17,24 @@ from typing import TYPE_CHECKING, Final
 from mypy.expandtype import expand_type_by_instance
 from mypy.maptype import map_instance_to_supertype
 from mypy.nodes import FuncDef, TypeInfo, Var
-from mypy.types import AnyType, CallableType, Instance, TupleType, Type, TypedDictType, TypeOfAny, get_proper_type
+from mypy.types import (
+    AnyType,
+    CallableType,
+    Instance,
+    TupleType,
+    Type,
+    TypedDictType,
+    TypeOfAny,
+    get_proper_type,
+    has_type_vars,
+)
 
 from toolcall import ir
 from toolcall.findings import TYPE
 from toolcall_mypy import classes, source
 from toolcall_mypy.classes import Bindings, ClassSource
 from toolcall_mypy.defaults import default_outcome, from_ast
+from toolcall_mypy.sites import FieldSite
 from toolcall_mypy.source import Src
 
 if TYPE_CHECKING:
@@ -40,6 +51,7 @@ def typeddict_fields(w: Walker, info: TypeInfo, t: TypedDictType, bindings: Bind
     own = classes.class_source(w.sources, info)
     lineage = classes.typeddict_lineage(own) if own is not None else []
     docs = classes.field_docs(lineage)
+    declared = info.typeddict_type.items if info.typeddict_type is not None else {}
     return tuple(
         _field(
             w,
@@ -49,6 +61,7 @@ def typeddict_fields(w: Walker, info: TypeInfo, t: TypedDictType, bindings: Bind
             name in t.required_keys,
             None,
             docs,
+            site=_site(lineage, name, declared.get(name)),
         )
         for name in classes.declaration_order(lineage, list(t.items))
     )
@@ -71,7 +84,9 @@ def dataclass_fields(w: Walker, info: TypeInfo, t: Instance, bindings: Bindings)
             written = written.elements()[0]
         required = not attribute.get("has_default")
         field_type = _dataclass_field_type(info, t, name)
-        fields.append(_field(w, name, field_type, written, required, _dataclass_default(lineage, name), docs))
+        default = _dataclass_default(lineage, name)
+        site = _site(lineage, name, _dataclass_declared_type(info, name))
+        fields.append(_field(w, name, field_type, written, required, default, docs, site=site))
     return tuple(fields)
 
 
@@ -83,11 +98,15 @@ def namedtuple_fields(w: Walker, info: TypeInfo, t: TupleType, bindings: Binding
     docs = classes.field_docs(lineage)
     optional = _optional_new_arguments(info)
     defaults = _class_defaults(own, names) if own is not None else _functional_defaults(w, info, names)
+    declared = info.tuple_type.items if info.tuple_type is not None else []
     fields = []
-    for name, item in zip(names, t.items, strict=False):
+    for index, (name, item) in enumerate(zip(names, t.items, strict=False)):
         written = classes.field_annotation(lineage, name, own, bindings)
         unannotated = written is None and _is_unannotated(item)
-        fields.append(_field(w, name, item, written, name not in optional, defaults.get(name), docs, unannotated))
+        declared_type = declared[index] if index < len(declared) else None
+        site = _site(lineage, name, declared_type) if own is not None else _functional_site(w, info, name)
+        required = name not in optional
+        fields.append(_field(w, name, item, written, required, defaults.get(name), docs, unannotated, site))
     return tuple(fields)
 
 
@@ -116,8 +135,9 @@ def _field(
     default: Src | None,
     docs: dict[str, str],
     unannotated: bool = False,
+    site: FieldSite | None = None,
 ) -> ir.Field:
-    with w.at(name):
+    with w.field(name, site):
         if unannotated:
             w.note(TYPE, "this field has no annotation, so any JSON value is accepted; annotate it")
             node: ir.TypeNode = ir.AnyType("unannotated")
@@ -127,11 +147,50 @@ def _field(
         if default is not None:
             found = default
             outcome = default_outcome(lambda: from_ast(found, w), node, w.defs, path=tuple(w.path))
-            w.findings.extend(outcome.findings)
+            w.record(outcome.findings)
             emitted = outcome.default
     declared = source.declared_description(written) if not unannotated else None
     description = docs.get(name) if declared is None else (declared or None)
     return ir.Field(name, node, required, emitted, description)
+
+
+def _site(lineage: list[ClassSource], name: str, declared: Type | None) -> FieldSite | None:
+    """Where field ``name`` is declared: its statement in the most derived class body that writes it.
+
+    ``None`` (what is found inside belongs to the field or parameter around
+    it) when no class body declares it, or when its declared type has type
+    variables: the use site's type arguments decide what is inside.
+    """
+    if declared is not None and has_type_vars(declared):
+        return None
+    for where, node in reversed(lineage):
+        statement = where.class_body(node).field(name)
+        if statement is not None:
+            return FieldSite(where.module, statement.lineno, statement.col_offset, node.name, name)
+    return None
+
+
+def _functional_site(w: Walker, info: TypeInfo, name: str) -> FieldSite | None:
+    """A field of ``namedtuple("P", [...])``: the statement that makes the class."""
+    where = w.sources.module(info.module_name)
+    statement = where.statement(info.name, info.line) if where is not None else None
+    if where is None or statement is None:
+        return None
+    return FieldSite(where.module, statement.lineno, statement.col_offset, info.name, name)
+
+
+def _dataclass_declared_type(info: TypeInfo, name: str) -> Type | None:
+    """A dataclass field's type as its class declares it (type variables unapplied), or ``None``."""
+    for klass in info.mro:
+        symbol = klass.names.get(name)
+        if symbol is not None and isinstance(symbol.node, Var):
+            return symbol.node.type
+    init = info.get_method("__init__")  # an InitVar is no attribute, only an __init__ argument
+    if isinstance(init, FuncDef) and isinstance(init.type, CallableType):
+        for arg_name, arg_type in zip(init.type.arg_names, init.type.arg_types, strict=True):
+            if arg_name == name:
+                return arg_type
+    return None
 
 
 def _dataclass_default(lineage: list[ClassSource], name: str) -> Src | None:

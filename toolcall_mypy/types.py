@@ -13,8 +13,9 @@ under the runtime's naming rule (the alias's or class's ``__name__``, then
 
 The walker collects what the tool needs besides the node: ``defs``, the
 ``findings`` (``toolcall-type``/``toolcall-default`` at the current field
-path) and the providers used. A type no schema describes raises
-``NoSchema`` with the runtime's message. Classes have modules of their own:
+path, each with the innermost field it is about: ``sites``), the providers
+used and the ``modules`` the node comes from. A type no schema describes
+raises ``NoSchema`` with the runtime's message. Classes have modules of their own:
 ``structs`` (TypedDict, dataclass and NamedTuple fields), ``enums``,
 ``customtypes`` (``__toolcall_schema__``, providers) and ``classes`` (a
 class's source).
@@ -25,7 +26,8 @@ from __future__ import annotations
 import ast
 import dataclasses
 import re
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Final, Literal
 
@@ -53,10 +55,11 @@ from toolcall import ir
 from toolcall.findings import FIX_HINT, TYPE, Finding
 from toolcall.introspect.metadata import SchemaError, apply_constraints
 from toolcall.recursion import RecursionTracker
-from toolcall_mypy import classes, source, structs
+from toolcall_mypy import classes, source, structs, surrogates
 from toolcall_mypy.classes import info_ref
 from toolcall_mypy.customtypes import Providers, self_described
 from toolcall_mypy.enums import Enums
+from toolcall_mypy.sites import FieldSite, Noted
 from toolcall_mypy.source import LITERAL, ModuleSource, Sources, Src
 
 __all__ = ["NoSchema", "Walker", "info_ref", "type_name", "union_of"]
@@ -103,12 +106,13 @@ _IMPLICIT_ANY: Final[dict[int, str]] = {
 
 
 class NoSchema(Exception):
-    """A type no schema describes; ``path`` is where inside the parameter (field names)."""
+    """A type no schema describes; ``path`` is where inside the parameter (field names), ``site`` the field."""
 
-    def __init__(self, message: str, path: tuple[str | int, ...] = ()) -> None:
+    def __init__(self, message: str, path: tuple[str | int, ...] = (), site: FieldSite | None = None) -> None:
         super().__init__(message)
         self.message = message
         self.path = path
+        self.site = site
 
 
 _BUILTINS_PREFIX: Final = re.compile(r"\bbuiltins\.")
@@ -124,13 +128,15 @@ class _Shared:
     """A class's node built by one tool's walk, for the module's other tools (``Walker._shared``).
 
     ``keys`` are the type keys built inside it, ``enums`` the Enum classes it
-    met and ``reach`` how many levels below its own it walked.
+    met, ``reach`` how many levels below its own it walked and ``modules``
+    the modules it came from (``Walker.touch``).
     """
 
     node: ir.TypeNode
     keys: frozenset[Hashable]
     enums: tuple[TypeInfo, ...]
     reach: int
+    modules: frozenset[str]
 
 
 @dataclass
@@ -140,6 +146,7 @@ class _Recording:
     findings: int  # how many findings the walker had at the start
     enums: int  # how many times the walk had met an Enum class
     keys: set[Hashable] = dataclasses.field(default_factory=set)
+    modules: set[str] = dataclasses.field(default_factory=set)
     pure: bool = True  # nothing but its own types decided the node
 
 
@@ -149,8 +156,9 @@ class Walker(RecursionTracker):
     def __init__(self, sources: Sources, providers: tuple[str, ...] = ()) -> None:
         self.sources = sources
         self.defs: dict[str, ir.TypeNode] = {}
-        self.findings: list[Finding] = []
+        self.findings: list[Noted] = []  # each with the field it was found in (``field``)
         self.path: list[str | int] = []
+        self._sites: list[tuple[FieldSite, int]] = []  # the fields being walked that have a site, and their depth
         self.providers = Providers(providers)
         self.enums = Enums(sources, self, self.fail)
         self._names: dict[Hashable, str] = {}
@@ -158,11 +166,30 @@ class Walker(RecursionTracker):
         self._depth = 0
         self._deepest = 0  # the deepest level a walk started at (``_shared`` resets it)
         self._recordings: list[_Recording] = []  # the class nodes being built for sharing, innermost last
+        self._provider_modules = tuple(dict.fromkeys(ref.partition(":")[0] for ref in providers))
+        #: The modules the tool's types, values and sources come from (``touch``).
+        self.modules: set[str] = set()
 
     @property
     def providers_used(self) -> list[str]:
         """The ``"module:qualname"`` refs of the providers that described a type, in order of first use."""
         return self.providers.used
+
+    def touch(self, module: str) -> None:
+        """Count ``module`` as one the tool's schema comes from, also for the class node being built for sharing.
+
+        The walk calls it for each class, alias, TypeVar and provider it
+        consults; ``collect_tool`` makes it the reader of ``Sources``, so each
+        module whose source is read counts too.
+        """
+        self.modules.add(module)
+        if self._recordings:
+            self._recordings[-1].modules.add(module)
+
+    def _touch_class(self, info: TypeInfo) -> None:
+        """``touch`` the modules of a class whose members, fields or docstrings the walk reads, and its bases'."""
+        for module in classes.defining_modules(info):
+            self.touch(module)
 
     # -- state ---------------------------------------------------------------
 
@@ -171,7 +198,11 @@ class Walker(RecursionTracker):
         return dict(self.defs), list(self.findings), list(self.providers.used), dict(self._names)
 
     def restore(self, snapshot: tuple[Any, ...]) -> None:
-        """Forget everything collected since ``snapshot`` (a walk that failed)."""
+        """Forget everything collected since ``snapshot`` (a walk that failed), except the modules touched.
+
+        A type with no schema still depends on them: an edit there can give
+        it one (a return type that gets an output schema).
+        """
         defs, findings, providers, names = snapshot
         self.defs, self.findings, self.providers.used, self._names = (
             dict(defs),
@@ -181,12 +212,38 @@ class Walker(RecursionTracker):
         )
 
     def fail(self, message: str) -> NoSchema:
-        """A ``NoSchema`` for ``message`` at the current path."""
-        return NoSchema(message, tuple(self.path))
+        """A ``NoSchema`` for ``message`` at the current path and field."""
+        return NoSchema(message, tuple(self.path), self._site())
 
     def note(self, code: Literal["toolcall-type", "toolcall-default"], message: str) -> None:
-        """Record a finding at the current path (the caller adds tool and parameter)."""
-        self.findings.append(Finding(code, message, path=tuple(self.path)))
+        """Record a finding at the current path and field (the caller adds tool and parameter)."""
+        self.record([Finding(code, message, path=tuple(self.path))])
+
+    def record(self, found: Iterable[Finding]) -> None:
+        """Record findings made at the current path, as found in the current field."""
+        site = self._site()
+        self.findings.extend(Noted(finding, site) for finding in found)
+
+    @contextmanager
+    def field(self, name: str, site: FieldSite | None) -> Iterator[None]:
+        """Walk into field ``name``; what is found inside is about the field at ``site`` (``None``: the one around)."""
+        with self.at(name):
+            if site is None:
+                yield
+                return
+            self._sites.append((site, len(self.path)))
+            try:
+                yield
+            finally:
+                self._sites.pop()
+
+    def _site(self) -> FieldSite | None:
+        """The innermost field being walked that has a site, with the steps below it."""
+        if not self._sites:
+            return None
+        site, depth = self._sites[-1]
+        within = tuple(self.path[depth:])
+        return dataclasses.replace(site, within=within) if within else site
 
     # -- walking -------------------------------------------------------------
 
@@ -251,6 +308,8 @@ class Walker(RecursionTracker):
             return use  # a TypedDict/NamedTuple class: its fields come from the class body
         # ``TypeAlias.module`` is new in mypy 1.16; before it, the module is found from the full name.
         module = getattr(alias, "module", None) or self.sources.defining_module(alias.fullname)
+        if module is not None:
+            self.touch(module)  # mypy's value of the alias comes from there, even without its source
         where = self.sources.module(module) if module is not None else None
         if where is None:
             return None
@@ -264,7 +323,7 @@ class Walker(RecursionTracker):
         if src is not None and src.is_subscript_of(LITERAL):
             items: list[Type] = list(p.items) if isinstance(p, UnionType) else [p]
             if all(isinstance(get_proper_type(i), (LiteralType, NoneType)) for i in items):
-                return self._literal(items)
+                return self._literal(items, src)
         handler = _HANDLERS.get(type(p))
         if handler is not None:
             return handler(self, p, src)
@@ -300,11 +359,14 @@ class Walker(RecursionTracker):
     def _literal_type(self, p: ProperType, src: Src | None) -> ir.TypeNode:
         return self._literal([p])
 
-    def _literal(self, items: list[Type]) -> ir.TypeNode:
-        """One ``Literal[...]``: plain values in one node, Enum members under their class (runtime ``_literal``)."""
+    def _literal(self, items: list[Type], src: Src | None = None) -> ir.TypeNode:
+        """One ``Literal[...]``: plain values in one node, Enum members under their class (runtime ``_literal``).
+
+        ``src`` is the ``Literal[...]`` written for ``items``, when the source can be read.
+        """
         groups: dict[str | None, list[ir.JsonScalar]] = {}
         seen: set[tuple[str, object]] = set()
-        for item in items:
+        for index, item in enumerate(items):
             p = get_proper_type(item)
             if isinstance(p, NoneType):
                 key: str | None = None
@@ -314,10 +376,11 @@ class Walker(RecursionTracker):
                 assert isinstance(p, LiteralType)
                 info = p.fallback.type
                 if info.is_enum:
+                    self._touch_class(info)
                     key, identity = info.fullname, (info.fullname, p.value)
                     value = self.enums.scalar(info, str(p.value))
                 else:
-                    key, value = None, self._literal_scalar(p)
+                    key, value = None, self._literal_scalar(p, src, index, len(items))
                     identity = (type(value).__name__, value)
             if identity not in seen:
                 seen.add(identity)
@@ -328,11 +391,29 @@ class Walker(RecursionTracker):
         )
         return union_of(nodes)
 
-    def _literal_scalar(self, p: LiteralType) -> ir.JsonScalar:
+    def _literal_scalar(self, p: LiteralType, src: Src | None = None, index: int = 0, count: int = 1) -> ir.JsonScalar:
+        """A plain literal's value; a str mypy may have changed (``surrogates``) as ``src`` writes it.
+
+        ``src`` is the ``Literal[...]`` that lists ``count`` values, this one at ``index``.
+        """
         if p.fallback.type.fullname == "builtins.bytes":
             raise self.fail(f"Literal value {p.value!r} is not a JSON scalar; use str, int, float, bool or None")
         value = p.value
         assert isinstance(value, (str, int, float, bool))
+        if isinstance(value, str) and surrogates.suspect(value):
+            written = source.literal_values(src)
+            aligned = written is not None and len(written) == count
+            exact = surrogates.confirmed(value, written[index] if written is not None and aligned else None)
+            if exact is None:
+                raise self.fail(
+                    surrogates.unconfirmed(
+                        f"Literal value {value!r}",
+                        "the type has no schema",
+                        "write the Literal[...] where the plugin reads it (in the annotation or a plain alias), "
+                        "or its values without lone surrogates",
+                    )
+                )
+            return exact
         return value
 
     def _union(self, p: ProperType, src: Src | None) -> ir.TypeNode:
@@ -366,6 +447,9 @@ class Walker(RecursionTracker):
 
     def _typevar(self, p: ProperType, src: Src | None) -> ir.TypeNode:
         assert isinstance(p, TypeVarType)
+        defined_in = self.sources.defining_module(p.fullname)
+        if defined_in is not None:
+            self.touch(defined_in)  # its bound and constraints are written there
         if p.values:
             return union_of(tuple(self.walk(value, None) for value in p.values))
         bound = get_proper_type(p.upper_bound)
@@ -390,6 +474,7 @@ class Walker(RecursionTracker):
         assert isinstance(p, Instance)
         info, name = p.type, p.type.fullname
         if info.is_newtype and info.bases:
+            self.touch(info.module_name)
             return self.walk(info.bases[0], None)
         if name == "builtins.object":
             return ir.AnyType("object")
@@ -399,6 +484,7 @@ class Walker(RecursionTracker):
         primitive = _PRIMITIVES.get(name)
         if primitive is not None:
             return ir.Primitive(primitive)
+        self._touch_class(info)
         custom = self_described(self.sources, self, info, self.fail)
         if custom is not None:
             return custom
@@ -409,6 +495,8 @@ class Walker(RecursionTracker):
         if info.has_base("os.PathLike"):
             return ir.Primitive("path")
         self._unshareable()  # the tool's providers, which another tool's may not be
+        for module in self._provider_modules:  # each is asked in turn: any of them may decide
+            self.touch(module)
         provided = self.providers.describe(p, self.fail)
         if provided is not None:
             return provided
@@ -424,11 +512,13 @@ class Walker(RecursionTracker):
         if name in _MAPS:
             if len(p.args) != 2:
                 return ir.MapType(ir.AnyType("any"))
-            key = get_proper_type(p.args[0])
+            written = _arg_sources(src, 2)
+            unwrapped, _, _ = self._unwrap(p.args[0], written[0])  # not walked, but its aliases count as touched
+            key = get_proper_type(unwrapped)
             omitted = isinstance(key, AnyType) and key.type_of_any == TypeOfAny.from_omitted_generics
             if not omitted and not (isinstance(key, Instance) and key.type.fullname == "builtins.str"):
                 raise self.fail(f"mapping keys must be str (JSON object keys are strings), not {type_name(key)}")
-            return ir.MapType(self.walk(p.args[1], _arg_sources(src, 2)[1]))
+            return ir.MapType(self.walk(p.args[1], written[1]))
         if name == "builtins.type":
             raise self.fail(f"{type_name(p)} is a class object, which JSON cannot carry; {FIX_HINT}")
         return None
@@ -459,6 +549,7 @@ class Walker(RecursionTracker):
 
     def _structured(self, info: TypeInfo, t: TypedDictType | Instance | TupleType, src: Src | None) -> ir.TypeNode:
         """A TypedDict, dataclass or NamedTuple: keyed by class and type arguments, fields in ``structs``."""
+        self._touch_class(info)
         args = _class_args(t)
         arg_sources = _arg_sources(src, len(args))
         arg_nodes = tuple(self.walk(arg, s) for arg, s in zip(args, arg_sources, strict=True))
@@ -468,7 +559,13 @@ class Walker(RecursionTracker):
             description = classes.class_description(self.sources, info)
             ref = classes.info_ref(info)
             if isinstance(t, TypedDictType):
-                return ir.ObjectType(ref, "typeddict", structs.typeddict_fields(self, info, t, bindings), description)
+                keys = surrogates.typeddict_keys(self.sources, info, list(t.items))  # mypy's may have lost a surrogate
+                if isinstance(keys, str):
+                    raise self.fail(keys)
+                fields = structs.typeddict_fields(self, info, t, bindings)
+                if keys:
+                    fields = tuple(dataclasses.replace(f, name=keys.get(f.name, f.name)) for f in fields)
+                return ir.ObjectType(ref, "typeddict", fields, description)
             if isinstance(t, Instance):
                 return ir.ObjectType(ref, "dataclass", structs.dataclass_fields(self, info, t, bindings), description)
             return ir.ObjectType(ref, "namedtuple", structs.namedtuple_fields(self, info, t, bindings), description)
@@ -498,7 +595,8 @@ class Walker(RecursionTracker):
         findings, no provider, no Enum member looked up by name, no recursion
         (no key inside it got a definition name). Reusing it then only has to
         check what this walk adds: recursion into a type being built or
-        already named, and the depth limit; and to count its Enum classes as met.
+        already named, and the depth limit; and to count its Enum classes as
+        met and its modules as touched.
         """
         found = self.sources.shared.get(key)
         if isinstance(found, _Shared) and self._reusable(found):
@@ -508,7 +606,8 @@ class Walker(RecursionTracker):
         named = not self._names.keys().isdisjoint(recording.keys)
         if recording.pure and len(self.findings) == recording.findings and not named:
             met = {info.fullname: info for info in self.enums.meetings[recording.enums :]}
-            self.sources.shared[key] = _Shared(node, frozenset(recording.keys), tuple(met.values()), reach)
+            keys, modules = frozenset(recording.keys), frozenset(recording.modules)
+            self.sources.shared[key] = _Shared(node, keys, tuple(met.values()), reach, modules)
         return node
 
     def _recorded(self, recording: _Recording, build: Callable[[], ir.TypeNode]) -> tuple[ir.TypeNode, int]:
@@ -527,6 +626,7 @@ class Walker(RecursionTracker):
             if self._recordings:  # the node around this one touched all this too
                 outer = self._recordings[-1]
                 outer.keys |= recording.keys
+                outer.modules |= recording.modules
                 outer.pure = outer.pure and recording.pure
         return node, reach
 
@@ -544,12 +644,15 @@ class Walker(RecursionTracker):
         self._deepest = max(self._deepest, self._depth + shared.reach)
         if self._recordings:
             self._recordings[-1].keys |= shared.keys
+        for module in shared.modules:
+            self.touch(module)
         return shared.node
 
     # Env (toolcall_mypy.defaults): the Enum members a default names.
 
     def enum_member(self, info: TypeInfo, member: str) -> ir.JsonValue:
         """The value of an Enum member named by a default; raises ``Unreadable``."""
+        self._touch_class(info)
         return self.enums.value(info, member)
 
     def enum_member_by_name(self, fullname: str, member: str) -> ir.JsonValue:
