@@ -276,3 +276,23 @@ def test_dmypy_picks_up_edits(project: Project, reference: bytes) -> None:
             assert not project.cache.exists()
     finally:
         subprocess.run([*dmypy, "stop"], cwd=project.root, env=environment(), capture_output=True, timeout=120)
+
+
+# A mypy run in which tokenizing a source fails: a warm run must not need it.
+NO_TOKENIZE = (
+    "import toolcall.source_digest as digest\n"
+    "def refuse(data):\n"
+    "    raise AssertionError('a warm run tokenized a source')\n"
+    "digest.tokens_sha256 = refuse\n"
+    "from mypy.__main__ import console_entry\n"
+    "console_entry()\n"
+)
+
+
+def test_a_warm_run_compares_byte_digests_only(project: Project) -> None:
+    project.mypy()
+    before = project.cache.read_bytes()
+    result = project.mypy(start=NO_TOKENIZE)
+    assert "tokenized" not in result.stdout + result.stderr
+    assert not wrote(result)
+    assert project.cache.read_bytes() == before

@@ -217,8 +217,9 @@ class Store:
         moved = []
         for name, file in files.items():
             record = sources.get(name)
-            current = self._record(os.path.join(directory, file)) if isinstance(file, str) else None
-            if current is None or not isinstance(record, dict) or current["sha256"] != record.get("sha256"):
+            # Only the byte digest: a warm run must not tokenize every source (the token digest is for writing).
+            current = self._sha256(os.path.join(directory, file)) if isinstance(file, str) else None
+            if current is None or not isinstance(record, dict) or current != record.get("sha256"):
                 moved.append(name)
         return moved
 
@@ -281,6 +282,17 @@ class Store:
         """The ``sources`` table of a file: each module its tools name, with its file's digests, sorted."""
         names = sorted({name for names in modules for name in names})
         return {name: self._record(self._files[name]) for name in names}
+
+    def _sha256(self, path: str) -> str | None:
+        """A file's byte digest (from its record when this process made one for the same size and mtime)."""
+        try:
+            stat = os.stat(path)
+            found = self._records.get(path)
+            if found is not None and found[0] == (stat.st_mtime_ns, stat.st_size):
+                return found[1]["sha256"]
+            return cache_format.source_sha256(Path(path).read_bytes())
+        except OSError:
+            return None
 
     def _record(self, path: str) -> dict[str, str | None]:
         """A file's ``source_record``, read again only when its size or mtime moved (dmypy sees edits).
