@@ -17,6 +17,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final, Literal
 
+from toolcall.findings import outside_stacklevel
 from toolcall.warning import ToolcallWarning
 
 __all__ = ["REFRESH", "Problem", "warn_once", "warning_text"]
@@ -25,7 +26,6 @@ __all__ = ["REFRESH", "Problem", "warn_once", "warning_text"]
 REFRESH: Final = "run mypy with the toolcall plugin (or `toolcall check`) to refresh them"
 
 ProblemKind = Literal["missing", "stale", "corrupt", "refused"]
-_PACKAGE: Final = __name__.rpartition(".")[0] + "."
 
 
 @dataclass(frozen=True)
@@ -55,7 +55,7 @@ def warn_once(module: str, problem: Problem, others: Callable[[], Mapping[str, P
         _WARNED.update(new)
     if not new:
         return  # another thread named them all meanwhile
-    warnings.warn(warning_text(new, sys.flags.optimize >= 2), ToolcallWarning, stacklevel=_caller_level())
+    warnings.warn(warning_text(new, sys.flags.optimize >= 2), ToolcallWarning, stacklevel=outside_stacklevel(2))
 
 
 def warning_text(problems: Mapping[str, Problem], stripped: bool) -> str:
@@ -74,13 +74,3 @@ def warning_text(problems: Mapping[str, Problem], stripped: bool) -> str:
     if stripped:
         parts.append("this process runs under python -OO, so the docstrings are stripped and their descriptions lost")
     return "; ".join(parts)
-
-
-def _caller_level() -> int:
-    """The ``stacklevel`` of the first frame outside toolcall: the user's call that loaded the tools."""
-    frame = sys._getframe(1)
-    level = 1
-    while frame is not None and frame.f_globals.get("__name__", "").startswith(_PACKAGE):
-        frame = frame.f_back  # type: ignore[assignment]
-        level += 1
-    return level

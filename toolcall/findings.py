@@ -27,6 +27,7 @@ __all__ = [
     "Finding",
     "FindingCode",
     "ToolcallWarning",
+    "outside_stacklevel",
     "warn_findings",
 ]
 
@@ -74,7 +75,7 @@ def warn_findings(findings: tuple[Finding, ...] | list[Finding], stacklevel: int
     """
     if not findings:
         return
-    level = _caller_level(stacklevel)
+    level = outside_stacklevel(stacklevel)
     for finding in findings:
         warnings.warn(str(finding), ToolcallWarning, stacklevel=level)
 
@@ -82,10 +83,14 @@ def warn_findings(findings: tuple[Finding, ...] | list[Finding], stacklevel: int
 _PACKAGE_DIR: Final = os.path.dirname(os.path.abspath(__file__))
 
 
-def _caller_level(fallback: int) -> int:
+def outside_stacklevel(fallback: int) -> int:
+    """The ``stacklevel`` for a ``warnings.warn`` in the calling function: the first frame outside toolcall.
+
+    ``fallback`` where the stack cannot be walked.
+    """
     frame: FrameType | None
     try:
-        frame = sys._getframe(2)  # the caller of warn_findings
+        frame = sys._getframe(2)  # the caller of the function that warns
     except ValueError:
         return fallback
     level = 2
