@@ -218,3 +218,36 @@ def test_every_tool_module_of_the_process_is_named_in_one_warning(inventory: Pro
     count, message = run.stdout.splitlines()
     assert count == "1"
     assert "app.more (app.types_ changed); app.tools (app.types_ changed)" in message
+
+
+def test_two_files_recording_different_digests_of_one_source_are_judged_each(inventory: Project) -> None:
+    # app.more's file is from before the last edit of types_.py; app.tools' is current. Each is judged
+    # against its own record, whichever module is used first.
+    inventory.write("app/more.py", TOOLS.replace("def add(", "def add_more(").replace("def count(", "def count_more("))
+    inventory.mypy()
+    old = (inventory.root / "app" / "__toolcall__" / "more.json").read_bytes()
+    edit(inventory, "types_.py", "    name: str\n", "    title: str\n")
+    inventory.mypy()
+    (inventory.root / "app" / "__toolcall__" / "more.json").write_bytes(old)
+    code = textwrap.dedent(
+        """
+        import json, warnings, toolcall
+        warnings.simplefilter("always")
+        import app.tools, app.more
+        from toolcall.toolset import as_toolset
+        with warnings.catch_warnings(record=True) as caught:
+            toolcall.emit(app.tools, "openai")
+            toolcall.emit(app.more, "openai")
+        served = {m.__name__: [t.cached is not None for t in as_toolset(m)] for m in (app.tools, app.more)}
+        print(json.dumps([served, [str(w.message) for w in caught]]))
+        """
+    )
+    env = {**environment(), "PYTHONPATH": str(inventory.root)}
+    run = subprocess.run([sys.executable, "-c", code], cwd=inventory.root, env=env, capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    served, warnings = json.loads(run.stdout)
+    assert served == {"app.tools": [True, True], "app.more": [False, True]}
+    assert warnings == [
+        "the schema cache of 1 module is not served, so its tools are introspected instead: "
+        "app.more (app.types_ changed); run mypy with the toolcall plugin (or `toolcall check`) to refresh them"
+    ]

@@ -65,7 +65,8 @@ class _ModuleCache:
 
 
 _MODULES: dict[str, _ModuleCache] = {}
-_SOURCES: dict[str, bool] = {}  # source module -> unchanged since its record, per process
+# (source module, its record) -> unchanged since then; per record, as two files may record two states of one module
+_SOURCES: dict[tuple[str, SourceRecord], bool] = {}
 _LOCK = threading.RLock()
 
 
@@ -232,14 +233,15 @@ def _refuse_constant(name: str) -> Any:
 
 
 def _source_current(module: str, record: SourceRecord) -> bool:
-    """Whether a source module is as the cache records it (read once per process)."""
-    found = _SOURCES.get(module)
+    """Whether a source module is as ``record`` says (read once per process and record)."""
+    key = (module, record)
+    found = _SOURCES.get(key)
     if found is None:
         from toolcall.source_digest import unchanged
 
         data = _source_bytes(module)
         found = True if data is None else data != b"" and unchanged(data, record.sha256, record.tokens)
-        _SOURCES[module] = found
+        _SOURCES[key] = found
     return found
 
 
