@@ -115,6 +115,7 @@ class Store:
         self._parsed: set[str] = set()  # parsed since their last tool: start afresh
         self._files: dict[str, str] = {}  # source module -> its file, as the tools named them
         self._records: dict[str, tuple[tuple[int, int], dict[str, str | None]]] = {}  # file -> (stat, record)
+        self._digests: dict[str, tuple[tuple[int, int], str]] = {}  # file -> (stat, byte digest), for warm runs
         self._swept: set[str] = set()  # directories whose orphaned cache files are gone
 
     def parsed(self, module: str) -> None:
@@ -284,15 +285,22 @@ class Store:
         return {name: self._record(self._files[name]) for name in names}
 
     def _sha256(self, path: str) -> str | None:
-        """A file's byte digest (from its record when this process made one for the same size and mtime)."""
+        """A file's byte digest, read again only when its size or mtime moved (many tool modules share a source)."""
         try:
             stat = os.stat(path)
-            found = self._records.get(path)
-            if found is not None and found[0] == (stat.st_mtime_ns, stat.st_size):
-                return found[1]["sha256"]
-            return cache_format.source_sha256(Path(path).read_bytes())
         except OSError:
             return None
+        key = (stat.st_mtime_ns, stat.st_size)
+        record = self._records.get(path)
+        if record is not None and record[0] == key:
+            return record[1]["sha256"]
+        found = self._digests.get(path)
+        if found is None or found[0] != key:
+            try:
+                found = self._digests[path] = (key, cache_format.source_sha256(Path(path).read_bytes()))
+            except OSError:
+                return None
+        return found[1]
 
     def _record(self, path: str) -> dict[str, str | None]:
         """A file's ``source_record``, read again only when its size or mtime moved (dmypy sees edits).
