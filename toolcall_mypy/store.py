@@ -204,11 +204,13 @@ class Store:
             data = cache_format.cache_path(path).read_bytes()
         except OSError:
             return None
-        return [TOKEN, hashlib.sha256(data).hexdigest(), *self._moved(data, path)]
-
-    def _moved(self, data: bytes, path: str) -> list[str]:
-        """The source modules a cache file records whose files no longer have the recorded digest."""
         head = cache_format.sealed_head(data)
+        # A sealed file's seal is the digest of all of it but the seal: hashing it again would tell nothing more.
+        digest = head["content_sha256"] if head is not None else hashlib.sha256(data).hexdigest()
+        return [TOKEN, str(digest), *self._moved(head, path)]
+
+    def _moved(self, head: dict[str, Any] | None, path: str) -> list[str]:
+        """The source modules a cache file's head records whose files no longer have the recorded digest."""
         checked = head.get("checked") if head is not None else None
         files = checked.get("files") if isinstance(checked, dict) else None
         sources = head.get("sources") if head is not None else None
