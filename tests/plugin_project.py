@@ -15,6 +15,8 @@ import textwrap
 from importlib.metadata import version
 from pathlib import Path
 
+from toolcall.cache_tables import unpack
+
 MYPY = tuple(int(part) for part in version("mypy").split("+")[0].split(".")[:2])
 # From mypy 2.4 the plugin learns when a module has been checked (get_additional_indirect_deps),
 # in every mode: it writes each file once, and deletes the file of a module left without tools.
@@ -103,8 +105,8 @@ class Project:
         return result
 
     def content(self) -> dict[str, object]:
-        loaded: dict[str, object] = json.loads(self.cache.read_text(encoding="utf-8"))
-        return loaded
+        """The cache file's content, its tables resolved (as the loader reads it)."""
+        return unpack(json.loads(self.cache.read_text(encoding="utf-8")))
 
     def tool_names(self) -> list[str]:
         tools = self.content()["tools"]

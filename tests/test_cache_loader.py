@@ -8,6 +8,7 @@ would: ``python -OO`` with the cache, stale caches, ``TOOLCALL_CACHE``.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import subprocess
@@ -21,6 +22,7 @@ import pytest
 
 from toolcall import cache_format as cf
 from toolcall.cache_format import CACHE_FORMAT
+from toolcall.cache_tables import unpack
 from toolcall.ir import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -167,7 +169,7 @@ def test_an_edited_module_makes_the_cache_stale(project: Path) -> None:
 
 def test_a_changed_signature_is_caught_without_the_source(project: Path) -> None:
     cache = project / "pkg" / "__toolcall__" / "tools.json"
-    content = json.loads(cache.read_text())
+    content = unpack(json.loads(cache.read_text()))
     content["tools"][0]["fingerprint"] = "0" * 32
     del content["content_sha256"]
     cache.write_text(cf.dumps(content))  # sealed again: as mypy would have written it
@@ -180,12 +182,33 @@ def resealed(change: Callable[[dict[str, Any]], object]) -> Callable[[bytes], by
     """A corruption that keeps the seal valid: as if the writer itself had written the wrong shape."""
 
     def corrupt(data: bytes) -> bytes:
-        content = json.loads(data)
+        content = unpack(json.loads(data))
         del content["content_sha256"]
         change(content)
         return cf.dumps(content).encode("utf-8", "surrogatepass")
 
     return corrupt
+
+
+def resealed_tables(change: Callable[[dict[str, Any]], object]) -> Callable[[bytes], bytes]:
+    """A corruption of the file's tables as written (not resolved), with a valid seal."""
+
+    def corrupt(data: bytes) -> bytes:
+        content = json.loads(data)
+        del content["content_sha256"]
+        change(content)
+        text = json.dumps(content, indent=2, ensure_ascii=False) + "\n"
+        at = text.index('\n  "format": ')
+        return f'{text[:at]}\n  "content_sha256": "{hashlib.sha256(text.encode()).hexdigest()}",{text[at:]}'.encode()
+
+    return corrupt
+
+
+def _bomb(content: dict[str, Any]) -> None:
+    """Schemas that each name the one before twice: 2**60 nodes from 60 lines."""
+    first = len(content["schemas"])
+    content["schemas"] += [{"properties": {"a": i, "b": i}} for i in range(first - 1, first + 59)]
+    content["tools"][0]["describe"]["parameters"] = len(content["schemas"]) - 1
 
 
 def _set(path: str, value: object) -> Callable[[dict[str, Any]], None]:
@@ -223,6 +246,10 @@ CORRUPTIONS = {
     "entry-string": resealed(_set("tools/1", "where")),
     "sources-missing": resealed(lambda content: content.pop("sources")),
     "bad-entry": resealed(_set("tools", [{"name": "x"}])),
+    "schema-bomb": resealed_tables(_bomb),
+    "schema-cycle": resealed_tables(lambda content: content["schemas"].append({"items": len(content["schemas"])})),
+    "text-index": resealed_tables(_set("tools/0/describe/description", 10**6)),
+    "texts-missing": resealed_tables(lambda content: content.pop("texts")),
 }
 
 
@@ -327,11 +354,9 @@ def test_cache_files_are_deterministic(project: Path) -> None:
     _python(project, WRITE_CACHE, env={"PYTHONHASHSEED": "99"})
     assert cache.read_bytes() == first
     assert first.endswith(b"\n")
-    content = json.loads(first)
+    content = unpack(json.loads(first))
     del content["content_sha256"]
-    text = json.dumps(content, indent=2, ensure_ascii=False) + "\n"
     assert cf.dumps(content).encode() == first
-    assert text == first.decode().replace(f'  "content_sha256": "{json.loads(first)["content_sha256"]}",\n', "")
 
 
 THREADED = """

@@ -1,4 +1,4 @@
-"""The cache writer's text: exactly ``json.dumps(indent=2, ensure_ascii=False)``, dict order kept."""
+"""The cache writer's text: its records laid out over lines, each stored value compact, dict order kept."""
 
 from __future__ import annotations
 
@@ -16,77 +16,55 @@ from hypothesis import strategies as st
 
 from tests.corpus import scalars
 from toolcall import cache_format
+from toolcall.cache_layout import Shape, compact, laid_out
+from toolcall.cache_tables import unpack
 from toolcall.definition import module_tools
 from toolcall.introspect import introspect
-from toolcall.pretty_json import indented
-
-
-def reference(value: Any) -> str:
-    return json.dumps(value, indent=2, ensure_ascii=False)
-
 
 SCALARS = (
     st.none()
     | st.booleans()
     | st.integers()
-    | st.floats()  # NaN and the infinities included: they go to json.dumps
-    | st.text()  # lone surrogates, control characters, quotes and backslashes included
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text()  # control characters, quotes, backslashes and newlines included
 )
 JSON_LIKE = st.recursive(
     SCALARS,
     lambda children: st.lists(children, max_size=5) | st.dictionaries(st.text(max_size=8), children, max_size=5),
     max_leaves=40,
 )
+SHAPES: st.SearchStrategy[Any] = st.recursive(
+    st.none() | st.just({}),
+    lambda children: st.dictionaries(st.sampled_from(["*", "a", "b", ""]), children, max_size=3),
+    max_leaves=8,
+)
+
+
+@given(JSON_LIKE, SHAPES)
+def test_laid_out_text_reads_back_as_the_same_value_in_the_same_order(value: Any, shape: Shape | None) -> None:
+    text = laid_out(value, shape)
+    assert json.dumps(json.loads(text)) == json.dumps(value)
 
 
 @given(JSON_LIKE)
-def test_same_text_as_json_dumps(value: Any) -> None:
-    assert indented(value) == reference(value)
+def test_with_no_shape_a_value_is_one_compact_line(value: Any) -> None:
+    assert laid_out(value, None) == compact(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    assert "\n" not in laid_out(value, None)
 
 
-@given(st.dictionaries(st.text(max_size=3), JSON_LIKE, min_size=1, max_size=4), st.data())
-def test_a_dict_reached_more_than_once_is_written_the_same_at_every_place(shared: Any, data: st.DataObject) -> None:
-    # As the rendered variants of a tool share their schemas: the same object at several depths.
-    places = data.draw(st.lists(st.integers(min_value=0, max_value=3), min_size=2, max_size=5))
-    value: Any = {}
-    for index, depth in enumerate(places):
-        holder = shared
-        for level in range(depth):
-            holder = {"level": level, "inner": [holder, "text\nwith a newline"]}
-        value[f"place {index}"] = holder
-    assert indented(value) == reference(value)
-
-
-@given(
-    st.dictionaries(
-        st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False) | st.text(max_size=3), SCALARS
+def test_a_shaped_container_starts_a_line_per_item_and_the_rest_is_compact() -> None:
+    value = {"zeta": {"b": [1, {"x": 2}]}, "alpha": [{"k": "v"}, []], "middle": {}}
+    text = laid_out(value, {"zeta": {}, "alpha": {"*": {}}})
+    assert text == (
+        '{\n  "zeta": {\n    "b": [1,{"x":2}]\n  },\n  "alpha": [\n    {\n      "k": "v"\n    },\n    []\n  ],'
+        '\n  "middle": {}\n}'
     )
-    .filter(lambda d: len({str(k) for k in d}) == len(d))
-    .filter(lambda d: len({type(k) for k in d}) <= 1 or all(type(k) is str for k in d))
-)
-def test_non_string_keys_are_left_to_json(value: dict[Any, Any]) -> None:
-    # json.dumps turns non-str keys into strings: both writers agree.
-    assert indented(value) == reference(value)
-
-
-def test_tuples_subclasses_and_special_floats_are_left_to_json() -> None:
-    class Text(str):
-        pass
-
-    for value in ([1, (2, 3)], {"a": Text("x")}, [math.nan, -math.inf, math.inf], {"a": True, "b": 1.0, "c": -0.0}):
-        assert indented(value) == reference(value)
 
 
 def scalars_content(checked: dict[str, Any] | None = None) -> dict[str, Any]:
     entries = [cache_format.tool_entry(introspect(d).tool, [scalars.__name__]) for d in module_tools(scalars.__name__)]
     sources = {scalars.__name__: {"sha256": "0" * 64, "tokens": None}}
     return cache_format.module_content(scalars.__name__, sources, entries, checked)
-
-
-def test_keys_keep_their_order_at_every_depth() -> None:
-    value = {"zeta": 1, "alpha": {"item": [{"z": None, "a": True}], "b": "x"}, "middle": []}
-    assert indented(value) == json.dumps(value, indent=2)
-    assert indented(value).index('"zeta"') < indented(value).index('"alpha"') < indented(value).index('"middle"')
 
 
 def test_a_file_with_lone_surrogates_is_valid_utf_8_and_reads_back_the_same() -> None:
@@ -98,15 +76,29 @@ def test_a_file_with_lone_surrogates_is_valid_utf_8_and_reads_back_the_same() ->
     assert json.loads(text.encode("utf-8"))["tools"] == [{"enum": ["\udcff", "ok"]}]
 
 
-def test_a_real_cache_file_is_written_as_json_dumps_writes_it() -> None:
+def test_a_real_cache_file_reads_back_as_its_content_in_the_same_order() -> None:
     for checked in (None, {"renderer": "r", "tools": [{"qualname": "q"}]}):
         content = scalars_content(checked)
         text = cache_format.dumps(content)
         loaded = json.loads(text)
-        assert text == reference(loaded) + "\n"
-        assert list(loaded) == ["checked", "content_sha256", *list(content)[1:]]
+        assert list(loaded) == ["checked", "content_sha256", *list(content)[1:], "schemas", "texts"]
         del loaded["content_sha256"]
-        assert json.dumps(loaded) == json.dumps(content)
+        assert json.dumps(unpack(loaded)) == json.dumps(content)
+
+
+def test_a_real_cache_file_has_a_line_per_record_and_stores_each_description_once() -> None:
+    content = scalars_content()
+    text = cache_format.dumps(content)
+    lines = text.splitlines()
+    assert lines[0] == "{" and lines[-1] == "}" and text.endswith("}\n")
+    assert all(line.startswith("  ") for line in lines[1:-1])
+    tool = content["tools"][0]
+    assert text.count(json.dumps(tool["ir"]["description"], ensure_ascii=False)) == 1
+    assert sum(line.startswith(f'      "{key}": ') for line in lines for key in tool) == len(tool) * len(
+        content["tools"]
+    )
+    variants = [line for line in lines if line.startswith('        "openai:strict": ')]
+    assert len(variants) == len(content["tools"])
 
 
 def test_the_seal_is_the_digest_of_the_text_without_its_line() -> None:

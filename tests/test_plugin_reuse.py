@@ -17,6 +17,7 @@ pytest.importorskip("mypy")
 
 from tests.plugin_project import FINISH_HOOK, PYPROJECT, Project
 from toolcall import cache_format, ir
+from toolcall.cache_tables import unpack
 from toolcall.findings import STRICT, Finding
 from toolcall_mypy import reuse
 
@@ -59,7 +60,7 @@ def cold_output(project: Project) -> list[str]:
 
 def reseal(path: Path, change: dict[str, object]) -> None:
     """Rewrite a cache file with top-level fields changed, sealed again as the writer seals it."""
-    content = json.loads(path.read_text(encoding="utf-8"))
+    content = unpack(json.loads(path.read_text(encoding="utf-8")))
     del content["content_sha256"]
     path.write_text(cache_format.dumps(content | change), encoding="utf-8")
 
@@ -146,7 +147,7 @@ def test_other_renderers_render_everything_again(project: Project, reference: by
     project.mypy()
     assert "toolcall: wrote" in project.mypy("--cache-dir", fresh_cache(project), start=OTHER_RENDERER).stderr
     assert project.content()["checked"]["renderer"] == "another build"  # type: ignore[index]
-    assert project.content()["tools"] == json.loads(reference)["tools"]
+    assert project.content()["tools"] == unpack(json.loads(reference))["tools"]
     assert "toolcall: wrote" in cold(project)  # and back
     assert project.cache.read_bytes() == reference
 

@@ -1,4 +1,4 @@
-"""The shape check of a schema cache file's parsed content (format 3), before anything in it is served.
+"""The shape check of a schema cache file's content (format 4, its tables resolved by ``cache_tables.unpack``), before anything in it is served.
 
 A cache file is written by the mypy plugin, but what the runtime reads may
 be anything: a file cut short and mended by hand, a merge gone wrong, a
@@ -52,7 +52,16 @@ from typing import Any, Final, TypeVar
 from toolcall import ir
 from toolcall.cache_format import VARIANTS, variant_key
 
-__all__ = ["MAX_DEPTH", "CacheProblem", "CachedEntry", "SourceRecord", "check_entries", "check_sources"]
+__all__ = [
+    "MAX_DEPTH",
+    "VARIANT_ENVELOPES",
+    "CacheProblem",
+    "CachedEntry",
+    "Envelope",
+    "SourceRecord",
+    "check_entries",
+    "check_sources",
+]
 
 #: How deep any JSON value in the content may nest (the renderers stay far below it).
 MAX_DEPTH: Final = 200
@@ -111,10 +120,10 @@ class CachedEntry:
     refused: str | None
 
 
-class _Envelope:
+class Envelope:
     """Where a provider's definition names the tool, and which keys beside the name it holds."""
 
-    __slots__ = ("fixed", "optional", "required", "within")
+    __slots__ = ("fixed", "optional", "required", "schemas", "within")
 
     def __init__(
         self, fixed: Mapping[str, str], within: str | None, required: Mapping[str, type], optional: Mapping[str, type]
@@ -123,44 +132,47 @@ class _Envelope:
         self.within = within  # the key of the object that names the tool, or None: the top level
         self.required = required  # keys of the named object, with their JSON type
         self.optional = optional
+        # the keys that hold a schema (every object-valued key): the file stores those once (cache_tables)
+        self.schemas = frozenset(key for key, kind in {**required, **optional}.items() if kind is dict)
 
 
 #: Each provider's envelope: the one table to extend for a new provider (each of ``cache_format.VARIANTS``
 #: must have its provider here). A variant may also be ``{"error": message}``; descriptions are optional.
-_ENVELOPES: Final[Mapping[str, _Envelope]] = {
-    "openai": _Envelope(
+_ENVELOPES: Final[Mapping[str, Envelope]] = {
+    "openai": Envelope(
         fixed={"type": "function"},
         within="function",
         required={"parameters": dict},
         optional={"description": str, "strict": bool},
     ),
-    "openai-responses": _Envelope(
+    "openai-responses": Envelope(
         fixed={"type": "function"},
         within=None,
         required={"parameters": dict, "strict": bool},
         optional={"description": str},
     ),
-    "anthropic": _Envelope(
+    "anthropic": Envelope(
         fixed={},
         within=None,
         required={"input_schema": dict},
         optional={"description": str, "strict": bool},
     ),
-    "mcp": _Envelope(
+    "mcp": Envelope(
         fixed={},
         within=None,
         required={"inputSchema": dict},
         optional={"description": str, "outputSchema": dict},
     ),
-    "gemini": _Envelope(
+    "gemini": Envelope(
         fixed={},
         within=None,
         required={},
         optional={"description": str, "parameters": dict},
     ),
 }
-_VARIANT_ENVELOPES: Final = {variant_key(provider, strict): _ENVELOPES[provider] for provider, strict in VARIANTS}
-_VARIANT_KEYS: Final = frozenset(_VARIANT_ENVELOPES)
+#: Each variant's envelope (``cache_format.variant_key`` -> its provider's entry of ``_ENVELOPES``).
+VARIANT_ENVELOPES: Final = {variant_key(provider, strict): _ENVELOPES[provider] for provider, strict in VARIANTS}
+_VARIANT_KEYS: Final = frozenset(VARIANT_ENVELOPES)
 
 
 def check_sources(content: dict[str, Any]) -> dict[str, SourceRecord]:
@@ -300,12 +312,12 @@ def _rendered(rendered: Any, where: str, name: str) -> dict[str, dict[str, Any]]
         if len(variant) == 1 and "error" in variant:
             _typed(variant, "error", str, what)
         else:
-            _envelope(variant, _VARIANT_ENVELOPES[key], name, what)
+            _envelope(variant, VARIANT_ENVELOPES[key], name, what)
             _json(variant, what)
     return rendered
 
 
-def _envelope(definition: dict[str, Any], envelope: _Envelope, name: str, what: str) -> None:
+def _envelope(definition: dict[str, Any], envelope: Envelope, name: str, what: str) -> None:
     for key, value in envelope.fixed.items():
         if type(definition.get(key)) is not str or definition[key] != value:
             raise CacheProblem(f"{what}: {key!r} is {_show(definition.get(key))}, not {value!r}")

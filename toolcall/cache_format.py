@@ -26,8 +26,17 @@ has validated every part. Its content, in this order::
           "rendered": {"openai": {...}, "openai:strict": {...}, ..., "gemini": {"error": "..."}}
         },
         {"name": ..., "qualname": ..., "fingerprint": ..., "refused": "..."}
-      ]
+      ],
+      "schemas": [...],                  # each distinct schema once (toolcall.cache_tables)
+      "texts": [...]                     # each description once
     }
+
+The schemas and descriptions of ``ir``, ``describe`` and ``rendered`` are
+stored once per file, in the two tables at the end, and referred to by
+index (``toolcall.cache_tables``: most of a tool's variants share them).
+``module_content`` and ``tool_entry`` build the content with everything in
+place; ``dumps`` moves it into the tables, and the loader resolves it back
+before anything is checked or served.
 
 A ``refused`` entry is a tool the plugin could not describe (its finding was
 silenced): the runtime introspects it and says why, instead of calling the
@@ -35,12 +44,13 @@ cache stale. Every rendered schema is stored exactly as ``emit`` gives it,
 dict order included, so serving it equals rendering it byte for byte in
 ``json.dumps``.
 
-Written deterministically (the order above, 2-space indent, a final
-newline, lone surrogates escaped so the text is valid UTF-8) and atomically
-(a temporary file in the same directory, then ``os.replace``). The seal
-lets the plugin trust the file's ``checked`` record without parsing the
-rest, and the runtime refuse a hand-edited file: any edit to the text
-breaks it.
+Written deterministically (the order above; records indented by 2 spaces a
+level and each stored value compact on its own line, ``toolcall.cache_layout``;
+a final newline; lone surrogates escaped so the text is valid UTF-8) and
+atomically (a temporary file in the same directory, then ``os.replace``).
+The seal lets the plugin trust the file's ``checked`` record without
+parsing the rest, and the runtime refuse a hand-edited file: any edit to the
+text breaks it.
 """
 
 from __future__ import annotations
@@ -57,6 +67,7 @@ from typing import TYPE_CHECKING, Any, Final
 from toolcall import ir
 
 if TYPE_CHECKING:
+    from toolcall.cache_layout import Shape
     from toolcall.render import Rendered
 
 __all__ = [
@@ -80,7 +91,7 @@ __all__ = [
 ]
 
 #: Bumped whenever the file layout changes.
-CACHE_FORMAT: Final = 3
+CACHE_FORMAT: Final = 4
 CACHE_DIR: Final = "__toolcall__"
 
 # Top-level lines of the text ``dumps`` writes. Nested lines are indented
@@ -88,6 +99,15 @@ CACHE_DIR: Final = "__toolcall__"
 _SEAL: Final = b'\n  "content_sha256": "'
 _FORMAT_LINE: Final = '\n  "format": '
 _TOOLS_LINE: Final = b'\n  "tools": '
+
+# Which records of the file start lines (cache_layout.Shape); every other value is one compact line.
+_LAYOUT: Final[Shape] = {
+    "checked": {"files": {}, "tools": {}},
+    "sources": {},
+    "tools": {"*": {"rendered": {}}},
+    "schemas": {},
+    "texts": {},
+}
 
 #: Every provider variant the cache holds, as ``(provider, strict)``.
 VARIANTS: Final[tuple[tuple[str, bool], ...]] = (
@@ -138,13 +158,15 @@ def ir_parameters(tool: ir.Tool) -> list[tuple[str, str, bool]]:
 def dumps(content: dict[str, Any]) -> str:
     """The deterministic, sealed text of a cache file (``content`` as ``module_content`` gives it).
 
-    That is ``json.dumps(..., indent=2, ensure_ascii=False)`` of ``content``
-    (dict order kept), lone surrogates escaped as ``\\udcff``, with one more
-    key, ``content_sha256``: the digest of the text without that line.
+    That is ``content`` with its tables (``cache_tables.pack``), laid out by
+    ``cache_layout.laid_out`` (dict order kept), lone surrogates escaped as
+    ``\\udcff``, with one more key, ``content_sha256``: the digest of the text
+    without that line.
     """
-    from toolcall.pretty_json import indented
+    from toolcall.cache_layout import laid_out
+    from toolcall.cache_tables import pack
 
-    text = _escape_surrogates(indented(content) + "\n")
+    text = _escape_surrogates(laid_out(pack(content), _LAYOUT) + "\n")
     at = text.index(_FORMAT_LINE)
     seal = hashlib.sha256(text.encode()).hexdigest()
     return f'{text[:at]}{_SEAL.decode()}{seal}",{text[at:]}'

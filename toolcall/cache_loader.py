@@ -35,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Final
 from toolcall import cache_format, cache_report
 from toolcall.cache_check import CachedEntry, CacheProblem, SourceRecord, check_entries, check_sources
 from toolcall.cache_report import Problem
+from toolcall.cache_tables import unpack
 
 if TYPE_CHECKING:
     from toolcall import ir
@@ -206,6 +207,7 @@ def _parsed(data: bytes, name: str) -> _ModuleCache:
         raise CacheProblem("its seal (content_sha256) does not match its content: it was edited after mypy wrote it")
     if content.get("module") != name:
         raise CacheProblem(f"it belongs to module {str(content.get('module'))[:80]!r}")
+    content = unpack(content)
     sources = check_sources(content)
     entries = check_entries(content, name, sources)
     changed = frozenset(module for module, record in sources.items() if not _source_current(module, record))

@@ -31,6 +31,7 @@ from typing import Any
 
 import toolcall
 from toolcall import cache_format, ir
+from toolcall.cache_tables import unpack
 from toolcall.findings import STRICT, Finding
 
 __all__ = ["Checked", "Previous", "checked_block", "ir_sha256", "read_previous", "renderer_digest"]
@@ -116,7 +117,10 @@ class Previous:
     def entry(self, qualname: str) -> dict[str, Any] | None:
         """The file's entry for a tool (the whole file is parsed on the first call)."""
         if self._entries is None:
-            tools = json.loads(self.data).get("tools", [])
+            try:
+                tools = unpack(json.loads(self.data)).get("tools", [])
+            except (ValueError, RecursionError):  # CacheProblem too: a sealed file can still be hand-made
+                tools = []
             self._entries = {entry["qualname"]: entry for entry in tools if isinstance(entry, dict)}
         return self._entries.get(qualname)
 
