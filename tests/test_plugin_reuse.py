@@ -76,6 +76,32 @@ def test_current_files_are_kept_as_they_are(project: Project, reference: bytes) 
         assert project.cache.stat().st_mtime_ns == before
 
 
+# A mypy run that says on stderr each time it tokenizes a source.
+COUNT_TOKENIZE = (
+    "import sys, toolcall.source_digest as digest\n"
+    "original = digest.tokens_sha256\n"
+    "def counted(data):\n"
+    "    print('test: tokenized a source', file=sys.stderr)\n"
+    "    return original(data)\n"
+    "digest.tokens_sha256 = counted\n"
+    "from mypy.__main__ import console_entry\n"
+    "console_entry()\n"
+)
+
+
+def test_a_cold_run_over_current_files_tokenizes_no_unchanged_source(project: Project, reference: bytes) -> None:
+    project.mypy()
+    project.write("app/extra.py", "import toolcall\n\n\n@toolcall.tool\ndef ping() -> str:\n    return 'pong'\n")
+    project.mypy()  # a file for the new module too
+    result = project.mypy("--cache-dir", fresh_cache(project), start=COUNT_TOKENIZE)
+    assert "test: tokenized" not in result.stderr
+    assert project.cache.read_bytes() == reference
+    # An edited module's record is made afresh: its token digest is computed, once.
+    project.edit("def convert_units(", "def convert_units(  ")
+    result = project.mypy("--cache-dir", fresh_cache(project), start=COUNT_TOKENIZE)
+    assert result.stderr.count("test: tokenized a source") == 1
+
+
 def test_a_hand_edited_file_is_rendered_afresh(project: Project, reference: bytes) -> None:
     project.mypy()
     text = project.cache.read_text(encoding="utf-8")

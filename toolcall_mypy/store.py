@@ -264,7 +264,8 @@ class Store:
         if not self._write_files or state.current:
             return  # mypy asks again after checking (report_config_data): nothing changed since
         ordered = sorted(state.tools.items(), key=lambda item: item[1].line)
-        sources = self._sources(tool.checked.sources for _, tool in ordered)
+        recorded = state.previous.sources if state.previous is not None else {}
+        sources = self._sources((tool.checked.sources for _, tool in ordered), recorded)
         files = self._relative_files(sources, state.cache_file.parent.parent)
         if state.unchanged(ordered, sources, files):
             state.current = True
@@ -281,10 +282,30 @@ class Store:
         if changed and self._log is not None:
             self._log(f"toolcall: wrote {state.cache_file} ({len(ordered)} tools)")
 
-    def _sources(self, modules: Iterable[tuple[str, ...]]) -> dict[str, dict[str, str | None]]:
-        """The ``sources`` table of a file: each module its tools name, with its file's digests, sorted."""
+    def _sources(
+        self, modules: Iterable[tuple[str, ...]], recorded: dict[str, Any]
+    ) -> dict[str, dict[str, str | None]]:
+        """The ``sources`` table of a file: each module its tools name, with its file's digests, sorted.
+
+        A module whose bytes have the digest the file's previous ``sources``
+        records keeps that record: its token digest follows from the same
+        bytes, and tokenizing every shared module again was a third of a
+        cold run over committed files.
+        """
         names = sorted({name for names in modules for name in names})
-        return {name: self._record(self._files[name]) for name in names}
+        return {
+            name: self._kept(recorded.get(name), self._files[name]) or self._record(self._files[name]) for name in names
+        }
+
+    def _kept(self, recorded: Any, path: str) -> dict[str, str | None] | None:
+        """``recorded`` when it is a well-formed record of the file's bytes as they are now."""
+        if type(recorded) is not dict or recorded.keys() != {"sha256", "tokens"}:
+            return None
+        tokens = recorded["tokens"]
+        if tokens is not None and type(tokens) is not str:
+            return None
+        sha256 = self._sha256(path)
+        return {"sha256": sha256, "tokens": tokens} if sha256 is not None and recorded["sha256"] == sha256 else None
 
     def _sha256(self, path: str) -> str | None:
         """A file's byte digest, read again only when its size or mtime moved (many tool modules share a source)."""
