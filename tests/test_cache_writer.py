@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import stat
 from pathlib import Path
@@ -90,7 +89,9 @@ def test_a_real_cache_file_has_a_line_per_record_and_stores_each_description_onc
     content = scalars_content()
     text = cache_format.dumps(content)
     lines = text.splitlines()
-    assert lines[0] == "{" and lines[-1] == "}" and text.endswith("}\n")
+    assert lines[0] == "{"
+    assert lines[-1] == "}"
+    assert text.endswith("}\n")
     assert all(line.startswith("  ") for line in lines[1:-1])
     tool = content["tools"][0]
     assert text.count(json.dumps(tool["ir"]["description"], ensure_ascii=False)) == 1

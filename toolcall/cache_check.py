@@ -1,4 +1,7 @@
-"""The shape check of a schema cache file's content (format 4, its tables resolved by ``cache_tables.unpack``), before anything in it is served.
+"""The shape check of a schema cache file's content, before anything in it is served.
+
+The content is checked as ``cache_tables.unpack`` gives it: format 4 with
+its tables resolved.
 
 A cache file is written by the mypy plugin, but what the runtime reads may
 be anything: a file cut short and mended by hand, a merge gone wrong, a
@@ -128,12 +131,12 @@ class Envelope:
     def __init__(
         self, fixed: Mapping[str, str], within: str | None, required: Mapping[str, type], optional: Mapping[str, type]
     ) -> None:
-        self.fixed = fixed  # top-level keys with the only value they may have
-        self.within = within  # the key of the object that names the tool, or None: the top level
-        self.required = required  # keys of the named object, with their JSON type
-        self.optional = optional
+        self.fixed: Mapping[str, str] = fixed  # top-level keys with the only value they may have
+        self.within: str | None = within  # the key of the object that names the tool, or None: the top level
+        self.required: Mapping[str, type] = required  # keys of the named object, with their JSON type
+        self.optional: Mapping[str, type] = optional
         # the keys that hold a schema (every object-valued key): the file stores those once (cache_tables)
-        self.schemas = frozenset(key for key, kind in {**required, **optional}.items() if kind is dict)
+        self.schemas: frozenset[str] = frozenset(key for key, kind in {**required, **optional}.items() if kind is dict)
 
 
 #: Each provider's envelope: the one table to extend for a new provider (each of ``cache_format.VARIANTS``
