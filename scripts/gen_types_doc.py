@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import decimal
 import enum
+import ipaddress
 import json
 import pathlib
 import sys
@@ -85,6 +86,8 @@ ROWS: list[tuple[str, Any, str]] = [
     ("time", dt.time, "time"),
     ("timedelta", dt.timedelta, "timedelta"),
     ("UUID", uuid.UUID, "UUID"),
+    ("IPv4Address", ipaddress.IPv4Address, "IPv4Address"),
+    ("IPv6Address", ipaddress.IPv6Address, "IPv6Address"),
     ("Decimal", decimal.Decimal, "Decimal"),
     ("Path", pathlib.Path, "Path"),
     ("Any", Any, "the JSON value"),

@@ -44,8 +44,9 @@ from tests import analysis_cases, corpus
 from toolcall import ir
 from toolcall.definition import module_tools
 from toolcall.introspect import introspect
-from toolcall_mypy import source
 from toolcall_mypy.collect import Collected, collect_tool
+from toolcall_mypy.source_files import PARSED, ParseCache
+from toolcall_mypy.source_names import Sources
 from toolcall_mypy.types import info_ref
 
 ROOT: Final = Path(__file__).resolve().parent.parent
@@ -91,7 +92,7 @@ class AnalysisPlugin(Plugin):
         # One Sources per module, as the plugin's hooks keep it: a module's tools share its parsed
         # files and the class nodes built for earlier tools. Off: a fresh one per tool.
         self.shared_sources = shared_sources
-        self.sources: dict[str, source.Sources] = {}
+        self.sources: dict[str, Sources] = {}
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return {TOOL: self._tool, USE_TYPES: self._use_types}.get(fullname)
@@ -123,10 +124,10 @@ class AnalysisPlugin(Plugin):
             )
         return ctx.default_return_type
 
-    def _sources(self, module: str, path: str) -> source.Sources | None:
+    def _sources(self, module: str, path: str) -> Sources | None:
         if not self.shared_sources:
             return None
-        return self.sources.setdefault(module, source.Sources(module, path))
+        return self.sources.setdefault(module, Sources(module, path))
 
     def _use_types(self, ctx: FunctionContext) -> Type:
         module = ctx.api.tree.fullname  # type: ignore[attr-defined]
@@ -305,7 +306,7 @@ def test_warm_cache_run_agrees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) 
 def test_pep695_without_source_agrees_with_the_recorded_runtime_ir() -> None:
     """On 3.11, ast cannot parse pep695.py; mypy alone still gives the IR the 3.12+ runtime builds."""
     path = module_path("tests.corpus.pep695")
-    assert source.parse(path) is None
+    assert PARSED.parse(path) is None
     collected, errors = analyze([(path, "tests.corpus.pep695")], python_version=(3, 12))
     assert not errors
     tree = collected[("tests.corpus.pep695", "total")].tool
@@ -544,20 +545,33 @@ def test_provider_that_cannot_be_imported(tmp_path: Path) -> None:
 def test_unparsable_source_gives_none(tmp_path: Path) -> None:
     path = tmp_path / "newer.py"
     path.write_text("def f(:\n")
-    assert source.parse(str(path)) is None
-    assert source.parse(str(tmp_path / "missing.py")) is None
+    assert PARSED.parse(str(path)) is None
+    assert PARSED.parse(str(tmp_path / "missing.py")) is None
 
 
 def test_source_cache_follows_edits(tmp_path: Path) -> None:
     path = tmp_path / "edited.py"
     path.write_text("x = 1\n")
-    first = source.parse(str(path))
-    assert first is source.parse(str(path))  # parsed once
+    first = PARSED.parse(str(path))
+    assert first is PARSED.parse(str(path))  # parsed once
     path.write_text("x = 22\ny = 3\n")
-    second = source.parse(str(path))
+    second = PARSED.parse(str(path))
     assert second is not None
     assert second is not first
     assert len(second.body) == 2
+
+
+def test_source_cache_drops_the_least_recently_used_file(tmp_path: Path) -> None:
+    cache = ParseCache(size=2)
+    paths = []
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.py").write_text(f"{name} = 1\n")
+        paths.append(str(tmp_path / f"{name}.py"))
+    first, second = cache.parse(paths[0]), cache.parse(paths[1])
+    assert cache.parse(paths[0]) is first  # now the most recently used
+    cache.parse(paths[2])  # drops the second
+    assert cache.parse(paths[0]) is first
+    assert cache.parse(paths[1]) is not second
 
 
 def test_relative_imports_and_reexports(tmp_path: Path) -> None:
@@ -566,7 +580,7 @@ def test_relative_imports_and_reexports(tmp_path: Path) -> None:
     (package / "__init__.py").write_text("from .types import Count as Count\n")
     (package / "types.py").write_text("from typing import Annotated\nCount = Annotated[int, 1]\n")
     (package / "tools.py").write_text("from . import types\nfrom pkg import Count\n")
-    sources = source.Sources("pkg.tools", str(package / "tools.py"))
+    sources = Sources("pkg.tools", str(package / "tools.py"))
     tools = sources.module("pkg.tools")
     assert tools is not None
     for name in ("types", "Count"):

@@ -28,7 +28,7 @@ from mypy.plugin import FunctionContext, MethodContext, Plugin
 from mypy.types import Type
 
 from toolcall_mypy.collect import Collected, collect_tool
-from toolcall_mypy.source import Sources
+from toolcall_mypy.source_names import Sources
 
 TOOL: Final = "toolcall.definition.tool"
 TOOL_CALL: Final = "toolcall.definition.ToolDecorator.__call__"

@@ -102,6 +102,59 @@ def test_a_cold_run_over_current_files_tokenizes_no_unchanged_source(project: Pr
     assert result.stderr.count("test: tokenized a source") == 1
 
 
+# A mypy run that says on stderr which tools it analyses.
+COUNT_ANALYSIS = (
+    "import sys, toolcall_mypy.collect as collect\n"
+    "original = collect.collect_tool\n"
+    "def counted(func, **kwargs):\n"
+    "    print('test: analysed', func.name, file=sys.stderr)\n"
+    "    return original(func, **kwargs)\n"
+    "collect.collect_tool = counted\n"
+    "from mypy.__main__ import console_entry\n"
+    "console_entry()\n"
+)
+
+
+def analysed(project: Project, *options: str) -> list[str]:
+    """The tools a cold run analyses (in order), asserting it reports what a fresh analysis reports."""
+    result = project.mypy("--cache-dir", fresh_cache(project), *options, start=COUNT_ANALYSIS)
+    return [line.split()[-1] for line in result.stderr.splitlines() if line.startswith("test: analysed ")]
+
+
+def test_a_cold_run_over_current_files_analyses_no_clean_tool(project: Project, reference: bytes) -> None:
+    project.write("app/bounded.py", BOUNDED)
+    findings = cold_output(project)
+    assert any("[toolcall-strict]" in line for line in findings), findings
+    assert analysed(project) == []
+    assert cold_output(project) == findings  # the recorded strict findings, reported as before
+    assert project.cache.read_bytes() == reference
+    # An edit to a source the tool's schema comes from: that tool is analysed again, the others are not.
+    project.write("app/kinds.py", "Value = float\n")
+    project.edit("def convert_units(value: float,", "def convert_units(value: Value,")
+    project.edit("from toolcall import tool\n", "from toolcall import tool\n\nfrom app.kinds import Value\n")
+    assert sorted(analysed(project)) == ["convert_units", "get_weather"]  # the tool module itself changed
+    assert analysed(project) == []
+    project.write("app/kinds.py", "Value = int  # now a whole number\n")
+    assert analysed(project) == ["convert_units"]
+    assert project.content()["tools"][1]["describe"]["parameters"]["properties"]["value"] == {"type": "integer"}  # type: ignore[index]
+
+
+def test_a_tool_with_findings_is_analysed_on_every_run(project: Project) -> None:
+    project.write("app/loose.py", "import toolcall\n\n\n@toolcall.tool\ndef loose(x, y: int) -> int:\n    return y\n")
+    findings = cold_output(project)
+    assert any("[toolcall-param]" in line and "loose.py" in line for line in findings), findings
+    assert analysed(project) == ["loose"]
+    assert cold_output(project) == findings
+
+
+def test_other_settings_analyse_every_tool_again(project: Project) -> None:
+    project.mypy()
+    assert analysed(project) == []
+    project.write("pyproject.toml", f"{PYPROJECT}\n[tool.toolcall]\nstrict = false\n")
+    assert sorted(analysed(project)) == ["convert_units", "get_weather"]
+    assert analysed(project) == []
+
+
 def test_a_hand_edited_file_is_rendered_afresh(project: Project, reference: bytes) -> None:
     project.mypy()
     text = project.cache.read_text(encoding="utf-8")
@@ -185,7 +238,7 @@ def _file(tmp_path: Path, module: str = "app.tools", checked: dict[str, object] 
     tool = TOOL
     found = (Finding(STRICT, "lost", "t", "x", ("a", 1)),)
     recorded = [("t", reuse.Checked(reuse.ir_sha256(tool), (module,), found))]
-    block = checked or reuse.checked_block(recorded, {module: "tools.py"})
+    block = checked or reuse.checked_block(recorded, {module: "tools.py"}, "a")
     sources = {module: {"sha256": "f" * 64, "tokens": None}}
     content = cache_format.module_content(module, sources, [cache_format.tool_entry(tool, [module])], block)
     path = tmp_path / "tools.json"

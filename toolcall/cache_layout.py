@@ -29,7 +29,11 @@ _ANY: Final = "*"
 
 def compact(value: Any) -> str:
     """``value`` as one line of JSON, dict order kept, non-ASCII text as it is."""
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return _COMPACT(value)
+
+
+# json.dumps with arguments builds an encoder per call; a cache file makes thousands of calls.
+_COMPACT: Final = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
 
 
 def laid_out(value: Any, shape: Shape | None) -> str:

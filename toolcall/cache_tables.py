@@ -42,30 +42,13 @@ from typing import Any, Final
 
 from toolcall.cache_check import MAX_DEPTH, VARIANT_ENVELOPES, CacheProblem
 from toolcall.cache_layout import compact
+from toolcall.schema_keywords import MANY, NAMED, ONE
 
 __all__ = ["MAX_EXPANDED", "pack", "unpack"]
 
 #: How many JSON nodes the schemas of one file may expand to in all (a real file is far below).
 MAX_EXPANDED: Final = 8_000_000
 
-# Keywords whose value is one subschema, a list of subschemas, or a name -> subschema map
-# (the vocabulary of toolcall.render.schema, whole JSON Schema 2020-12 included).
-_ONE: Final = frozenset(
-    (
-        "items",
-        "additionalProperties",
-        "not",
-        "if",
-        "then",
-        "else",
-        "contains",
-        "propertyNames",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-    )
-)
-_MANY: Final = frozenset(("anyOf", "oneOf", "allOf", "prefixItems"))
-_NAMED: Final = frozenset(("properties", "$defs", "definitions", "patternProperties", "dependentSchemas"))
 _DESCRIPTION: Final = "description"
 _DESCRIBED: Final = frozenset(("ir", "describe", "rendered"))  # the parts of an entry that hold indexes
 _DESCRIBE_SCHEMAS: Final = frozenset(("parameters",))
@@ -75,13 +58,17 @@ class _Packer:
     """One file's tables, filled while its tools are packed."""
 
     def __init__(self) -> None:
-        self.texts: dict[str, int] = {}  # JSON text of a description -> its index
+        self.texts: dict[Any, int] = {}  # a description (a str, else its JSON text) -> its index
         self.text_values: list[Any] = []
         self.schemas: dict[str, int] = {}  # compact JSON text of a packed schema -> its index
         self.schema_values: list[Any] = []
+        # id of a schema object packed already -> its index: the variants of a tool share objects.
+        # The objects are kept alive in ``packed`` so that no id is reused while packing.
+        self.by_id: dict[int, int] = {}
+        self.packed: list[Any] = []
 
     def text(self, value: Any) -> int:
-        key = compact(value)
+        key = value if type(value) is str else (compact(value),)
         found = self.texts.get(key)
         if found is None:
             found = self.texts[key] = len(self.text_values)
@@ -90,12 +77,18 @@ class _Packer:
 
     def schema(self, schema: Any) -> int:
         """The index of ``schema`` (packed) in the table, added once."""
+        found = self.by_id.get(id(schema))
+        if found is not None:
+            return found
         packed = self.node(schema) if type(schema) is dict else schema
         key = compact(packed)
         found = self.schemas.get(key)
         if found is None:
             found = self.schemas[key] = len(self.schema_values)
             self.schema_values.append(packed)
+        if type(schema) is dict:
+            self.by_id[id(schema)] = found
+            self.packed.append(schema)
         return found
 
     def node(self, schema: dict[str, Any]) -> dict[str, Any]:
@@ -104,11 +97,11 @@ class _Packer:
         for key, value in schema.items():
             if key == _DESCRIPTION:
                 out[key] = self.text(value)
-            elif key in _ONE:
+            elif key in ONE:
                 out[key] = self.child(value, share=False)
-            elif key in _MANY and type(value) is list:
+            elif key in MANY and type(value) is list:
                 out[key] = [self.child(item, share=False) for item in value]
-            elif key in _NAMED and type(value) is dict:
+            elif key in NAMED and type(value) is dict:
                 out[key] = {name: self.child(item, share=key == "properties") for name, item in value.items()}
             else:
                 out[key] = value
@@ -202,11 +195,11 @@ class _Unpacker:
         for key, value in raw.items():
             if key == _DESCRIPTION:
                 out[key] = self.text(value, "a schema's description")
-            elif key in _ONE:
+            elif key in ONE:
                 out[key] = self.child(value, limit)
-            elif key in _MANY and type(value) is list:
+            elif key in MANY and type(value) is list:
                 out[key] = [self.child(item, limit) for item in value]
-            elif key in _NAMED and type(value) is dict:
+            elif key in NAMED and type(value) is dict:
                 out[key] = {name: self.child(item, limit) for name, item in value.items()}
             else:
                 out[key] = value
@@ -311,11 +304,11 @@ def _references(raw: Any) -> list[int]:
         if type(node) is not dict:
             continue
         for key, value in node.items():
-            if key in _ONE:
+            if key in ONE:
                 items = [value]
-            elif key in _MANY and type(value) is list:
+            elif key in MANY and type(value) is list:
                 items = value
-            elif key in _NAMED and type(value) is dict:
+            elif key in NAMED and type(value) is dict:
                 items = list(value.values())
             else:
                 continue

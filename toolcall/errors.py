@@ -58,6 +58,8 @@ _EXPECTATIONS: dict[str, str] = {
     "invalid_time": "expected an ISO 8601 time such as 12:30:00",
     "invalid_duration": "expected an ISO 8601 duration such as P1DT2H30M",
     "invalid_uuid": "expected a UUID such as 123e4567-e89b-12d3-a456-426614174000",
+    "invalid_ipv4": "expected an IPv4 address such as 192.0.2.1",
+    "invalid_ipv6": "expected an IPv6 address such as 2001:db8::1",
     "invalid_decimal": 'expected a decimal number as a string, such as "12.50"',
     "no_match": "matches none of the allowed types",
     "out_of_range": "out of range",

@@ -75,12 +75,38 @@ PrimitiveName = Literal[
     "time",
     "timedelta",
     "uuid",
+    "ipv4",
+    "ipv6",
     "decimal",
     "path",
     "string_integer",
 ]
 
 PRIMITIVE_NAMES: frozenset[str] = frozenset(PrimitiveName.__args__)  # type: ignore[attr-defined]
+
+#: The one table of classes that are primitives: each class's full name
+#: (``module.qualname``, as mypy names it) and the primitive it becomes. Both
+#: front ends read it: the mypy plugin by name, the runtime by the class the
+#: name resolves to (exact classes only, no subclasses). ``None`` and
+#: ``os.PathLike`` classes (``"path"``) are matched by rules of their own, and
+#: ``"string_integer"`` comes from ``Param(wire=...)``. A new primitive adds its
+#: row here, its name to ``PrimitiveName``, its coercer to ``toolcall.scalars``
+#: (and its reason code's text to ``toolcall.errors``) and its wire format to
+#: ``toolcall.wire`` (docs/internal/architecture.md, "Adding a primitive type").
+PRIMITIVE_CLASSES: dict[str, PrimitiveName] = {
+    "builtins.str": "str",
+    "builtins.int": "int",
+    "builtins.float": "float",
+    "builtins.bool": "bool",
+    "datetime.datetime": "datetime",
+    "datetime.date": "date",
+    "datetime.time": "time",
+    "datetime.timedelta": "timedelta",
+    "uuid.UUID": "uuid",
+    "ipaddress.IPv4Address": "ipv4",
+    "ipaddress.IPv6Address": "ipv6",
+    "decimal.Decimal": "decimal",
+}
 
 
 @dataclass(frozen=True, slots=True)

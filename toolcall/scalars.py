@@ -9,6 +9,7 @@ for what is left.
 from __future__ import annotations
 
 import decimal
+import ipaddress
 import pathlib
 import re
 import uuid
@@ -163,6 +164,15 @@ def _parse_uuid(text: str) -> uuid.UUID:
     return uuid.UUID(text)
 
 
+def _parse_ipv6(text: str) -> ipaddress.IPv6Address:
+    # The JSON Schema "ipv6" format is RFC 4291's address: without the zone
+    # ("%eth0") that ``IPv6Address`` also takes (RFC 4007).
+    address = ipaddress.IPv6Address(text)
+    if address.scope_id:
+        raise ValueError("an IPv6 address with a zone")
+    return address
+
+
 # Matched as ECMA 262 reads the schema's pattern: "12\n" is not a decimal
 # (Python's ``$`` would let the newline through, and ``Decimal``/``int`` strip it).
 _DECIMAL: Final = ecma_regex(DECIMAL_PATTERN)
@@ -203,6 +213,8 @@ SCALARS: Final[dict[str, Any]] = {
     "time": _parsed("invalid_time", isotime.parse_time),
     "timedelta": _parsed("invalid_duration", isotime.parse_duration),
     "uuid": _parsed("invalid_uuid", _parse_uuid),
+    "ipv4": _parsed("invalid_ipv4", ipaddress.IPv4Address),
+    "ipv6": _parsed("invalid_ipv6", _parse_ipv6),
     "decimal": _parsed("invalid_decimal", _parse_decimal),
     "path": coerce_path,
     "string_integer": coerce_string_integer,

@@ -23,4 +23,6 @@ PRIMITIVE_FORMATS: Final = {
     "time": "time",
     "timedelta": "duration",
     "uuid": "uuid",
+    "ipv4": "ipv4",
+    "ipv6": "ipv6",
 }

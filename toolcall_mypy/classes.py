@@ -2,7 +2,7 @@
 
 mypy frees class bodies once a module is checked and drops docstrings from
 modules it loads from its cache, so descriptions, field annotations and
-declaration order come from the class statements (``toolcall_mypy.source``),
+declaration order come from the class statements (``toolcall_mypy.source_names``),
 following the runtime's rules (toolcall/introspect/attrdocs.py, structs.py).
 """
 
@@ -14,8 +14,9 @@ from typing import Final
 from mypy.nodes import TypeInfo
 
 from toolcall.docstrings import attribute_docs, description_of
-from toolcall_mypy import source
-from toolcall_mypy.source import Bindings, ModuleSource, Sources, Src
+from toolcall_mypy import source_docs
+from toolcall_mypy.source_names import ModuleSource, Sources
+from toolcall_mypy.source_syntax import Bindings, Src
 
 __all__ = [
     "Bindings",
@@ -65,7 +66,7 @@ def class_source(sources: Sources, info: TypeInfo) -> ClassSource | None:
 def class_description(sources: Sources, info: TypeInfo) -> str | None:
     """The description of the class's own docstring (runtime ``class_description``)."""
     found = class_source(sources, info)
-    doc = source.class_docstring(found[1]) if found is not None else info.defn.docstring
+    doc = source_docs.class_docstring(found[1]) if found is not None else info.defn.docstring
     return description_of(doc) or None
 
 
@@ -100,7 +101,7 @@ def field_docs(lineage: list[ClassSource]) -> dict[str, str]:
     """Field descriptions over a class lineage, a subclass's over its bases' (runtime ``field_docs``)."""
     docs: dict[str, str] = {}
     for where, node in lineage:
-        docs.update(attribute_docs(source.class_docstring(node)))
+        docs.update(attribute_docs(source_docs.class_docstring(node)))
         docs.update(where.class_body(node).field_docs())
     return docs
 

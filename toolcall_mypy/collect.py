@@ -47,10 +47,11 @@ from toolcall import ir
 from toolcall.docstrings import ParsedDocstring, parse_docstring
 from toolcall.findings import FIX_HINT, PARAM, TYPE, Finding
 from toolcall.introspect.refs import fold, fold_defs
-from toolcall_mypy import source
+from toolcall_mypy import source_docs, source_metadata
 from toolcall_mypy.defaults import default_outcome, from_expression
 from toolcall_mypy.sites import FieldSite
-from toolcall_mypy.source import ModuleSource, Sources, Src
+from toolcall_mypy.source_names import ModuleSource, Sources
+from toolcall_mypy.source_syntax import Src
 from toolcall_mypy.types import NoSchema, Walker
 
 __all__ = ["Collected", "Located", "collect_tool"]
@@ -151,7 +152,7 @@ def collect_tool(
     """
     sources = Sources(module, path, files) if sources is None else sources
     walker = Walker(sources, providers)
-    with sources.reading(walker.touch):  # each module the analysis reads is one the tool's schema comes from
+    with sources.record.reading(walker.touch):  # each module the analysis reads is one the tool's schema comes from
         tool, findings = _collect(func, name, description, module, walker, context)
     return Collected(tool, findings, tuple(sorted({module, *walker.modules})))
 
@@ -168,7 +169,7 @@ def _collect(
     docstring = getattr(func, "docstring", None)
     if docstring is None or (syntax is not None and "\ufffd" in docstring):
         # mypy's native parser turns a lone surrogate into U+FFFD: the source says what was written.
-        docstring = source.class_docstring(syntax)
+        docstring = source_docs.class_docstring(syntax)
     signature = get_proper_type(func.type) if func.type is not None else None
     state = _Tool(func, name, walker, where, syntax, parse_docstring(docstring), signature)
     arg_types = list(signature.arg_types) if isinstance(signature, CallableType) else []
@@ -192,7 +193,7 @@ def _read_tool_docstrings(where: ModuleSource) -> None:
     """
     for function in where.functions():
         if any(_names_tool(where, decorator) for decorator in function.decorator_list):
-            parse_docstring(source.class_docstring(function))
+            parse_docstring(source_docs.class_docstring(function))
 
 
 def _names_tool(where: ModuleSource, decorator: ast.expr) -> bool:
@@ -290,7 +291,7 @@ def _annotations(syntax: ast.FunctionDef | ast.AsyncFunctionDef | None) -> dict[
 
 def _injected(argument: Argument, written: Src | None) -> bool:
     if written is not None:
-        return source.is_injected(written)
+        return source_metadata.is_injected(written)
     # No source: mypy's unanalyzed annotation still names a bare Injected marker.
     annotation = argument.type_annotation
     return (
@@ -301,7 +302,7 @@ def _injected(argument: Argument, written: Src | None) -> bool:
 
 
 def _description(walker: Walker, written: Src | None, node: ir.TypeNode, entry: str | None) -> str | None:
-    declared = source.declared_description(written)
+    declared = source_metadata.declared_description(written)
     if declared is not None:
         return declared or None
     if entry is not None:

@@ -21,7 +21,8 @@ from toolcall.custom import COERCE_ATTRIBUTE, SCHEMA_ATTRIBUTE, TypeProvider, cl
 from toolcall.defaults import NotJson
 from toolcall_mypy import classes
 from toolcall_mypy.defaults import Env, Unreadable, from_ast, short
-from toolcall_mypy.source import Sources, Src
+from toolcall_mypy.source_names import Sources
+from toolcall_mypy.source_syntax import Src
 
 __all__ = ["Providers", "self_described"]
 

@@ -58,7 +58,9 @@ from toolcall import ir
 from toolcall.defaults import Defaulted, NotJson, json_default
 from toolcall.findings import DEFAULT, Finding
 from toolcall_mypy import surrogates
-from toolcall_mypy.source import FINAL, ModuleSource, Sources, Src, assigned_value, strings_at
+from toolcall_mypy.source_files import strings_at
+from toolcall_mypy.source_names import ModuleSource, Sources, assigned_value
+from toolcall_mypy.source_syntax import FINAL, Src
 
 __all__ = ["Env", "Inexact", "Unreadable", "default_outcome", "from_ast", "from_expression", "short"]
 
@@ -242,7 +244,7 @@ def _reference(expr: RefExpr, env: Env) -> ir.JsonValue:
                 return _confirmed_constant(node, env)
             defined_in = env.sources.defining_module(node.fullname)
             if defined_in is not None:
-                env.sources.note(defined_in)  # mypy read the value there (its source is read otherwise)
+                env.sources.record.note(defined_in)  # mypy read the value there (its source is read otherwise)
             value: ir.JsonValue = node.final_value
             return _finite(value) if isinstance(value, float) else value
         return _constant_from_source(node.fullname, env)

@@ -23,7 +23,8 @@ from toolcall import ir
 from toolcall.defaults import NotJson
 from toolcall_mypy import classes, surrogates
 from toolcall_mypy.defaults import Env, Unreadable, from_ast, short
-from toolcall_mypy.source import Sources, Src
+from toolcall_mypy.source_names import Sources
+from toolcall_mypy.source_syntax import Src
 
 __all__ = ["Enums"]
 

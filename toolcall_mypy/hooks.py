@@ -43,7 +43,7 @@ if TYPE_CHECKING:
     from toolcall.findings import Finding
     from toolcall_mypy.collect import Located
     from toolcall_mypy.sites import FieldSite
-    from toolcall_mypy.source import Sources
+    from toolcall_mypy.source_names import Sources
 
     _Reach = tuple[int, str | None, str | None, tuple[str | int, ...]]  # line, tool, parameter, path
 
@@ -72,14 +72,14 @@ class ToolcallPlugin(Plugin):
                 _warn(problem)
         log = _stderr if options.verbosity >= 1 else None
         # mypy 2.4+ calls get_additional_indirect_deps once a module is checked, in every mode.
-        self._store = Store(write=self._settings.cache, deferred=_HAS_FINISH_HOOK, log=log)
+        self._digest = self._settings.digest()
+        self._store = Store(write=self._settings.cache, deferred=_HAS_FINISH_HOOK, settings=self._digest, log=log)
         self._providers: dict[str, tuple[str, ...]] = {}
         self._sources: dict[str, Sources] = {}  # module -> the sources its tools read
         self._trees: dict[str, MypyFile] = {}  # parsed modules that have a cache file
         self._silenced: set[str] = set()  # modules with tools whose errors mypy silences: not ours
         # module -> each finding about another module's class field its tools reported, and which reached it first
         self._foreign_fields: dict[str, dict[tuple[FieldSite, str, str], _Reach]] = {}
-        self._digest = self._settings.digest()
         self._function_hooks: dict[str, Callable[[FunctionContext], Type]] = {
             TOOL: self._bare_tool,
             USE_TYPES: self._use_types,
@@ -169,6 +169,8 @@ class ToolcallPlugin(Plugin):
         func = decorator.func
         for problem in arguments.problems:
             report.name(api, problem, arguments.expression)
+        if self._replayed(api, checker, decorator.func, arguments):
+            return
         # The analysis and the renderers are imported on the first tool: a warm run checks none.
         from toolcall_mypy.collect import collect_tool
 
@@ -192,9 +194,9 @@ class ToolcallPlugin(Plugin):
             if not local:
                 self._put_refused(module, api.path, func, arguments.name, collected.findings)
             return
-        self._report_duplicate(api, module, tool, arguments.expression)
+        self._report_duplicate(api, module, (tool.name, tool.qualname), arguments.expression)
         files = _source_files(checker, module, api.path, collected.dependencies)
-        checked, entry = self._checked(module, api.path, tool, tuple(files), local)
+        checked, entry = self._checked(module, api.path, tool, tuple(files), local, clean=not collected.findings)
         if self._settings.strict:
             # A parameter already reported (no annotation, no schema) is not reported again for strict mode.
             reported = {f.finding.parameter for f in collected.findings if f.finding.parameter is not None}
@@ -202,11 +204,33 @@ class ToolcallPlugin(Plugin):
         if not local:
             self._store.put(module, api.path, func.line, (tool.name, tool.qualname), checked, entry, files)
 
+    def _replayed(self, api: CheckerPluginInterface, checker: TypeChecker, func: FuncDef, arguments: Arguments) -> bool:
+        """Take the tool's record from its module's file, without analysis, where ``Store.replay`` allows it.
+
+        A cold run over committed files then costs a digest of each source
+        file per tool module, not an analysis per tool. Only a tool the
+        analysis found clean is replayed, so there is nothing to report but
+        its recorded strict findings.
+        """
+        module = checker.tree.fullname
+        if arguments.name is None or not self._settings.cache or _in_function(checker):
+            return False
+        named = (arguments.name, _qualname(func, module))
+        replayed = self._store.replay(module, api.path, named[1])
+        if replayed is None:
+            return False
+        checked, files = replayed
+        self._report_duplicate(api, module, named, arguments.expression)
+        if self._settings.strict:
+            _report_strict(api, func, arguments.expression, checked.strict, set())
+        self._store.put(module, api.path, func.line, named, checked, None, files)
+        return True
+
     def _put_refused(self, module: str, path: str, func: FuncDef, name: str, found: tuple[Located, ...]) -> None:
         """Record a tool no schema describes, and why: the runtime then says so instead of "stale"."""
         reasons = [report.text(f.finding) for f in found if f.finding.code in _REFUSALS]
         message = reasons[0] if reasons else "a parameter has no JSON schema"
-        qualname = func.fullname[len(module) + 1 :] if func.fullname.startswith(module + ".") else func.name
+        qualname = _qualname(func, module)
         entry = cache_format.refused_entry(name, qualname, _shape(func), message)
         digest = hashlib.sha256(repr(entry).encode()).hexdigest()
         recorded = self._store.recorded(module, path, qualname, digest)
@@ -237,36 +261,40 @@ class ToolcallPlugin(Plugin):
             if first == reached:  # the first tool to reach it, or its hook run again (mypy defers and re-checks)
                 report.foreign_field(api, found, site, located.context)
 
-    def _report_duplicate(self, api: CheckerPluginInterface, module: str, tool: ir.Tool, at: Context) -> None:
-        other = self._store.tools(module).get(tool.name)
-        if other is not None and other != tool.qualname:
+    def _report_duplicate(self, api: CheckerPluginInterface, module: str, named: tuple[str, str], at: Context) -> None:
+        name, qualname = named
+        other = self._store.tools(module).get(name)
+        if other is not None and other != qualname:
             report.name(
                 api,
-                f"tool name {tool.name!r} is already used by {other} (line {self._store.line_of(module, other)}) "
+                f"tool name {name!r} is already used by {other} (line {self._store.line_of(module, other)}) "
                 'in this module; give one of them another name with @tool(name="...")',
                 at,
             )
 
     def _checked(
-        self, module: str, path: str, tool: ir.Tool, sources: tuple[str, ...], local: bool
+        self, module: str, path: str, tool: ir.Tool, sources: tuple[str, ...], local: bool, *, clean: bool
     ) -> tuple[reuse.Checked, dict[str, Any] | None]:
-        """The tool's strict findings and entry: as its module's file records them (entry ``None``), or rendered."""
+        """The tool's strict findings and entry: as its module's file records them (entry ``None``), or rendered.
+
+        ``clean``: the analysis reported nothing about the tool.
+        """
         digest = reuse.ir_sha256(tool)
         if not self._settings.strict and not self._settings.cache:
-            return reuse.Checked(digest, sources, ()), None  # nothing would read what rendering gives
+            return reuse.Checked(digest, sources, (), clean), None  # nothing would read what rendering gives
         recorded = None if local else self._store.recorded(module, path, tool.qualname, digest)
         if recorded is not None:
-            return reuse.Checked(digest, sources, recorded), None
+            return reuse.Checked(digest, sources, recorded, clean), None
         from toolcall.render import render_variants  # not imported where every file is current
         from toolcall_mypy.strict_findings import strict_findings
 
         rendered = render_variants(tool, cache_format.VARIANTS, copies=False)  # for the findings and the file
         entry = cache_format.tool_entry(tool, sources, rendered)
-        return reuse.Checked(digest, sources, strict_findings(tool, rendered)), entry
+        return reuse.Checked(digest, sources, strict_findings(tool, rendered), clean), entry
 
     def _module_sources(self, module: str, path: str) -> Sources:
         """The parsed sources this module's tools read, shared by them until mypy parses a file again."""
-        from toolcall_mypy.source import Sources
+        from toolcall_mypy.source_names import Sources
 
         found = self._sources.get(module)
         if found is None:
@@ -317,6 +345,11 @@ def _source_files(checker: TypeChecker, module: str, path: str, modules: tuple[s
         if found is not None and found.path.endswith(".py") and name.partition(".")[0] not in _OWN_PACKAGES:
             files.setdefault(name, found.path)
     return files
+
+
+def _qualname(func: FuncDef, module: str) -> str:
+    """The function's qualified name within its module."""
+    return func.fullname[len(module) + 1 :] if func.fullname.startswith(module + ".") else func.name
 
 
 def _shape(func: FuncDef) -> list[tuple[str, str, bool]]:

@@ -34,7 +34,15 @@ from toolcall import cache_format, ir
 from toolcall.cache_tables import unpack
 from toolcall.findings import STRICT, Finding
 
-__all__ = ["Checked", "Previous", "checked_block", "ir_sha256", "read_previous", "renderer_digest"]
+__all__ = [
+    "Checked",
+    "Previous",
+    "analysis_digest",
+    "checked_block",
+    "ir_sha256",
+    "read_previous",
+    "renderer_digest",
+]
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,8 @@ class Checked:
     ir_sha256: str
     sources: tuple[str, ...]
     strict: tuple[Finding, ...]
+    #: the analysis found nothing to report: a later run over the same sources may take the record as it is
+    clean: bool = False
 
 
 def ir_sha256(tool: ir.Tool) -> str:
@@ -71,14 +81,33 @@ def renderer_digest() -> str:
     return digest.hexdigest()
 
 
-def checked_block(tools: list[tuple[str, Checked]], files: dict[str, str]) -> dict[str, Any]:
+@functools.cache
+def analysis_digest(settings: str) -> str:
+    """The digest of what turns sources into a tool's record: toolcall and its plugin, mypy, the settings.
+
+    ``settings`` is the digest of the plugin's settings. A record made
+    under another digest is never replayed without analysis.
+    """
+    import mypy.version
+
+    root = Path(__file__).parent
+    digest = hashlib.sha256(f"{renderer_digest()}\0{mypy.version.__version__}\0{settings}\0".encode())
+    for source in sorted(root.rglob("*.py")):
+        digest.update(source.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def checked_block(tools: list[tuple[str, Checked]], files: dict[str, str], analysis: str) -> dict[str, Any]:
     """The ``checked`` block of a module's file, for its ``(qualname, Checked)`` in declaration order.
 
     ``files`` gives each source module's file relative to the module's
     directory: mypy's next run finds there whether one changed.
+    ``analysis`` is ``analysis_digest`` of this run.
     """
     return {
         "renderer": renderer_digest(),
+        "analysis": analysis,
         "files": files,
         "tools": [
             {
@@ -86,6 +115,7 @@ def checked_block(tools: list[tuple[str, Checked]], files: dict[str, str]) -> di
                 "ir_sha256": c.ir_sha256,
                 "sources": list(c.sources),
                 "strict": [_finding_json(f) for f in c.strict],
+                "clean": c.clean,
             }
             for qualname, c in tools
         ],
@@ -103,6 +133,8 @@ class Previous:
     files: dict[str, Any]
     #: qualname -> what the file records of it, in the file's order
     checked: dict[str, Checked]
+    #: the ``analysis_digest`` of the run that wrote the file
+    analysis: Any = None
     _entries: dict[str, dict[str, Any]] | None = field(default=None, repr=False)
 
     def findings(self, qualname: str, digest: str) -> tuple[Finding, ...] | None:
@@ -110,9 +142,21 @@ class Previous:
         found = self.checked.get(qualname)
         return found.strict if found is not None and found.ir_sha256 == digest else None
 
-    def holds(self, tools: list[tuple[str, Checked]], sources: dict[str, Any], files: dict[str, str]) -> bool:
-        """Whether the file records exactly these tools, in this order, from these sources and files."""
-        return self.sources == sources and self.files == files and list(self.checked.items()) == tools
+    def replayable(self, qualname: str, analysis: str) -> Checked | None:
+        """The record of a tool that a run under the same ``analysis`` found clean, if there is one."""
+        found = self.checked.get(qualname)
+        return found if found is not None and found.clean and self.analysis == analysis else None
+
+    def holds(
+        self, tools: list[tuple[str, Checked]], sources: dict[str, Any], files: dict[str, str], analysis: str
+    ) -> bool:
+        """Whether the file records exactly these tools, in this order, from these sources, files and analysis."""
+        return (
+            self.sources == sources
+            and self.files == files
+            and self.analysis == analysis
+            and list(self.checked.items()) == tools
+        )
 
     def entry(self, qualname: str) -> dict[str, Any] | None:
         """The file's entry for a tool (the whole file is parsed on the first call)."""
@@ -138,11 +182,12 @@ def read_previous(path: Path, module: str) -> Previous | None:
         checked = {t["qualname"]: _checked(t) for t in head["checked"]["tools"]}
     except (KeyError, TypeError, ValueError):
         return None
-    return Previous(data, head["sources"], head["checked"]["files"], checked)
+    return Previous(data, head["sources"], head["checked"]["files"], checked, head["checked"].get("analysis"))
 
 
 def _checked(recorded: dict[str, Any]) -> Checked:
-    return Checked(recorded["ir_sha256"], tuple(recorded["sources"]), _findings(recorded["strict"]))
+    clean = recorded.get("clean") is True
+    return Checked(recorded["ir_sha256"], tuple(recorded["sources"]), _findings(recorded["strict"]), clean)
 
 
 def _reusable(head: dict[str, Any], module: str) -> bool:

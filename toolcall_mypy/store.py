@@ -82,14 +82,16 @@ class _Module:
     #: the file is still ``previous`` (this process has not written it)
     untouched: bool = True
 
-    def unchanged(self, ordered: list[tuple[str, _Tool]], sources: dict[str, Any], files: dict[str, str]) -> bool:
+    def unchanged(
+        self, ordered: list[tuple[str, _Tool]], sources: dict[str, Any], files: dict[str, str], analysis: str
+    ) -> bool:
         """Whether the file, untouched, holds exactly these tools: each reused, in its order, same sources."""
         previous = self.previous
         return (
             previous is not None
             and self.untouched
             and all(tool.entry is None for _, tool in ordered)
-            and previous.holds([(qualname, tool.checked) for qualname, tool in ordered], sources, files)
+            and previous.holds([(qualname, tool.checked) for qualname, tool in ordered], sources, files, analysis)
         )
 
     def entry(self, qualname: str, tool: _Tool) -> dict[str, Any]:
@@ -107,8 +109,11 @@ class _Module:
 class Store:
     """The tool modules this process has checked, and their cache files."""
 
-    def __init__(self, *, write: bool, deferred: bool, log: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, *, write: bool, deferred: bool, settings: str = "", log: Callable[[str], None] | None = None
+    ) -> None:
         self._write_files = write
+        self._settings = settings  # the digest of the plugin's settings (reuse.analysis_digest)
         self._deferred = deferred
         self._log = log
         self._modules: dict[str, _Module] = {}
@@ -140,6 +145,32 @@ class Store:
         """
         previous = self._start(module, path).previous
         return None if previous is None else previous.findings(qualname, ir_sha256)
+
+    def replay(self, module: str, path: str, qualname: str) -> tuple[reuse.Checked, dict[str, str]] | None:
+        """A tool's record to take without analysis, with each source module's file; ``None``: analyse it.
+
+        That is when the module's file records the tool as clean, under this
+        run's ``analysis_digest``, and every module the tool's schema comes
+        from is in the file's ``files`` with the bytes the ``sources`` table
+        records: the analysis would read the same sources and give the same
+        record. Call it only for a tool that ``put`` records next.
+        """
+        state = self._start(module, path)
+        previous = state.previous
+        found = None if previous is None else previous.replayable(qualname, reuse.analysis_digest(self._settings))
+        if previous is None or found is None:
+            return None
+        directory = state.cache_file.parent.parent
+        files: dict[str, str] = {}
+        for name in found.sources:
+            relative, record = previous.files.get(name), previous.sources.get(name)
+            if type(relative) is not str or type(record) is not dict:
+                return None  # an installed module: its file is not recorded
+            file = os.path.normpath(directory / relative)
+            if record.get("sha256") != self._sha256(file):
+                return None
+            files[name] = file
+        return found, files
 
     def put(
         self,
@@ -267,13 +298,14 @@ class Store:
         recorded = state.previous.sources if state.previous is not None else {}
         sources = self._sources((tool.checked.sources for _, tool in ordered), recorded)
         files = self._relative_files(sources, state.cache_file.parent.parent)
-        if state.unchanged(ordered, sources, files):
+        analysis = reuse.analysis_digest(self._settings)
+        if state.unchanged(ordered, sources, files, analysis):
             state.current = True
             if self._log is not None:
                 self._log(f"toolcall: kept {state.cache_file} ({len(ordered)} tools, each as checked before)")
             return
         entries = [state.entry(qualname, tool) for qualname, tool in ordered]
-        checked = reuse.checked_block([(qualname, tool.checked) for qualname, tool in ordered], files)
+        checked = reuse.checked_block([(qualname, tool.checked) for qualname, tool in ordered], files, analysis)
         text = cache_format.dumps(cache_format.module_content(module, sources, entries, checked))
         with _locked(state.cache_file.parent):
             changed = cache_format.write_atomic(state.cache_file, text)

@@ -31,11 +31,11 @@ from mypy.types import (
 
 from toolcall import ir
 from toolcall.findings import TYPE
-from toolcall_mypy import classes, source
+from toolcall_mypy import classes, source_metadata, source_names
 from toolcall_mypy.classes import Bindings, ClassSource
 from toolcall_mypy.defaults import default_outcome, from_ast
 from toolcall_mypy.sites import FieldSite
-from toolcall_mypy.source import Src
+from toolcall_mypy.source_syntax import Src
 
 if TYPE_CHECKING:
     from toolcall_mypy.types import Walker
@@ -149,7 +149,7 @@ def _field(
             outcome = default_outcome(lambda: from_ast(found, w), node, w.defs, path=tuple(w.path))
             w.record(outcome.findings)
             emitted = outcome.default
-    declared = source.declared_description(written) if not unannotated else None
+    declared = source_metadata.declared_description(written) if not unannotated else None
     description = docs.get(name) if declared is None else (declared or None)
     return ir.Field(name, node, required, emitted, description)
 
@@ -239,7 +239,7 @@ def _functional_defaults(w: Walker, info: TypeInfo, names: list[str]) -> dict[st
     """``namedtuple("P", [...], defaults=[...])``: the defaults of the last fields."""
     where = w.sources.module(info.module_name)
     statement = where.statement(info.name, info.line) if where is not None else None
-    call = source.assigned_value(statement)
+    call = source_names.assigned_value(statement)
     if where is None or not isinstance(call, ast.Call):
         return {}
     values = next((k.value for k in call.keywords if k.arg == "defaults"), None)

@@ -24,7 +24,7 @@ from typing import Final
 from mypy.nodes import TypeInfo
 from mypy.options import Options
 
-from toolcall_mypy.source import Sources, assigned_value
+from toolcall_mypy.source_names import Sources, assigned_value
 
 __all__ = ["MAY_REPLACE", "as_mypy_reads", "confirmed", "lost", "replaced", "suspect", "typeddict_keys", "unconfirmed"]
 

@@ -1,7 +1,7 @@
 """mypy types → IR type nodes, with the rules of the runtime front end (toolcall/introspect/typewalk.py).
 
 ``Walker.walk(type, src)`` walks an analyzed type together with the
-annotation written for it (``src``, from ``toolcall_mypy.source``; ``None``
+annotation written for it (``src``, from ``toolcall_mypy.source_syntax``; ``None``
 when the source cannot be read). The analyzed type decides what the type
 is; the written one adds what mypy drops: ``Annotated`` metadata, and which
 union members one ``Literal[...]`` listed (mypy flattens ``Literal["a", "b"]``
@@ -55,29 +55,19 @@ from toolcall import ir
 from toolcall.findings import FIX_HINT, TYPE, Finding
 from toolcall.introspect.metadata import SchemaError, apply_constraints
 from toolcall.recursion import RecursionTracker
-from toolcall_mypy import classes, source, structs, surrogates
+from toolcall_mypy import classes, source_metadata, source_names, source_syntax, structs, surrogates
 from toolcall_mypy.classes import info_ref
 from toolcall_mypy.customtypes import Providers, self_described
 from toolcall_mypy.enums import Enums
 from toolcall_mypy.sites import FieldSite, Noted
-from toolcall_mypy.source import LITERAL, ModuleSource, Sources, Src
+from toolcall_mypy.source_names import ModuleSource, Sources
+from toolcall_mypy.source_syntax import LITERAL, Src
 
 __all__ = ["NoSchema", "Walker", "info_ref", "type_name", "union_of"]
 
 _MAX_DEPTH: Final = 32  # as at run time: far beyond any provider's nesting limit
 _MAX_HOPS: Final = 16
-_PRIMITIVES: Final[dict[str, ir.PrimitiveName]] = {
-    "builtins.str": "str",
-    "builtins.int": "int",
-    "builtins.float": "float",
-    "builtins.bool": "bool",
-    "datetime.datetime": "datetime",
-    "datetime.date": "date",
-    "datetime.time": "time",
-    "datetime.timedelta": "timedelta",
-    "uuid.UUID": "uuid",
-    "decimal.Decimal": "decimal",
-}
+_PRIMITIVES: Final = ir.PRIMITIVE_CLASSES  # full name -> primitive, the table the runtime reads too
 # mypy's full names of the runtime's container origins (typing.Sequence is also collections.abc.Sequence).
 _LISTS: Final = frozenset(
     {"builtins.list", "typing.Sequence", "typing.MutableSequence", "typing.Collection", "typing.Iterable"}
@@ -256,7 +246,7 @@ class Walker(RecursionTracker):
         try:
             written = src
             t, src, levels = self._unwrap(t, src)
-            meta = source.read_metadata(levels)
+            meta = source_metadata.read_metadata(levels)
             if meta.problems:
                 raise self.fail(meta.problems[0])
             if meta.injected:
@@ -270,7 +260,7 @@ class Walker(RecursionTracker):
 
     def _constrained(self, node: ir.TypeNode, constraints: ir.Constraints, t: Type, written: Src | None) -> ir.TypeNode:
         """``node`` with the constraints of its metadata; ``t`` or ``written`` names it when they cannot apply."""
-        if constraints is source.NO_CONSTRAINTS or constraints == source.NO_CONSTRAINTS:
+        if constraints is source_metadata.NO_CONSTRAINTS or constraints == source_metadata.NO_CONSTRAINTS:
             return node
         try:
             return apply_constraints(node, constraints, "")
@@ -287,14 +277,14 @@ class Walker(RecursionTracker):
         """Peel ``Annotated`` and follow transparent aliases, in the analyzed type and in the source alike."""
         levels: list[tuple[Src, ...]] = []
         for _ in range(_MAX_HOPS):
-            src, found = source.peel(src)
+            src, found = source_syntax.peel(src)
             levels.extend(found)
             if isinstance(t, TypeAliasType) and t.alias is not None and _transparent(t):
                 src = self._alias_source(t, src)
                 t = t._expand_once()  # one step: each alias in a chain has its own source
                 continue
             if not isinstance(t, TypeAliasType):
-                follow = source.plain_alias(src)  # an alias mypy inlined (a no-argument alias to a class)
+                follow = source_syntax.plain_alias(src)  # an alias mypy inlined (a no-argument alias to a class)
                 if follow is not None:
                     src = follow
                     continue
@@ -314,7 +304,7 @@ class Walker(RecursionTracker):
         if where is None:
             return None
         params = [tv.name for tv in alias.alias_tvars]
-        return source.alias_value(where, alias.name, alias.line, params, use)
+        return source_syntax.alias_value(where, alias.name, alias.line, params, use)
 
     def _node(self, t: Type, src: Src | None) -> ir.TypeNode:
         if isinstance(t, TypeAliasType):
@@ -401,7 +391,7 @@ class Walker(RecursionTracker):
         value = p.value
         assert isinstance(value, (str, int, float, bool))
         if isinstance(value, str) and surrogates.suspect(value):
-            written = source.literal_values(src)
+            written = source_syntax.literal_values(src)
             aligned = written is not None and len(written) == count
             exact = surrogates.confirmed(value, written[index] if written is not None and aligned else None)
             if exact is None:
@@ -431,7 +421,7 @@ class Walker(RecursionTracker):
 
     def _align(self, items: list[Type], src: Src | None) -> list[tuple[Src, list[Type]]] | None:
         """Pair the union's analyzed items with the options written in the source, or ``None`` if they differ."""
-        options = source.union_options(src) if src is not None else None
+        options = source_syntax.union_options(src) if src is not None else None
         if options is None:
             return None
         aligned: list[tuple[Src, list[Type]]] = []
@@ -466,7 +456,9 @@ class Walker(RecursionTracker):
         where = self.sources.module(module)
         found = where.lookup(name) if where is not None else None
         value = (
-            source.assigned_value(found[1]) if found is not None and not isinstance(found[1], ModuleSource) else None
+            source_names.assigned_value(found[1])
+            if found is not None and not isinstance(found[1], ModuleSource)
+            else None
         )
         return isinstance(value, ast.Call) and any(keyword.arg == "bound" for keyword in value.keywords)
 
@@ -553,7 +545,7 @@ class Walker(RecursionTracker):
         args = _class_args(t)
         arg_sources = _arg_sources(src, len(args))
         arg_nodes = tuple(self.walk(arg, s) for arg, s in zip(args, arg_sources, strict=True))
-        bindings = source.bindings_of(list(info.type_vars), arg_sources)
+        bindings = source_syntax.bindings_of(list(info.type_vars), arg_sources)
 
         def build() -> ir.TypeNode:
             description = classes.class_description(self.sources, info)
@@ -707,7 +699,7 @@ def _class_alias(alias: TypeAlias) -> bool:
 
 def _arg_sources(src: Src | None, count: int) -> list[Src | None]:
     """The written type arguments matching ``count`` analyzed ones (``tuple[X, ...]`` gives ``X``)."""
-    written = source.subscript_args(src)
+    written = source_syntax.subscript_args(src)
     if written is not None and len(written) == count:
         return list(written)
     if written is not None and count == 1 and len(written) == 2:
@@ -719,18 +711,18 @@ def _arg_sources(src: Src | None, count: int) -> list[Src | None]:
 
 def _item_count(option: Src) -> int:
     """How many analyzed union items one written option stands for (mypy flattens literals and nested unions)."""
-    inner, _ = source.peel(option)
+    inner, _ = source_syntax.peel(option)
     if inner is None:
         return 1
-    literal = source.literal_items(inner)
+    literal = source_syntax.literal_items(inner)
     if literal is not None:
         return literal
-    nested = source.union_options(inner)
+    nested = source_syntax.union_options(inner)
     return 1 if nested is None else sum(_item_count(o) for o in nested)
 
 
 def _matches(option: Src, group: list[Type]) -> bool:
-    inner, _ = source.peel(option)
+    inner, _ = source_syntax.peel(option)
     proper = [get_proper_type(item) for item in group]
     if inner is not None and isinstance(inner.expr, ast.Constant) and inner.expr.value is None:
         return all(isinstance(p, NoneType) for p in proper)

@@ -1,8 +1,9 @@
-"""Dates and string-carried scalars: datetime, date, time, timedelta, UUID, Decimal, Path."""
+"""Dates and string-carried scalars: datetime, date, time, timedelta, UUID, IP addresses, Decimal, Path."""
 
 from __future__ import annotations
 
 import datetime
+import ipaddress
 import uuid
 from decimal import Decimal
 from pathlib import Path, PurePosixPath
@@ -25,3 +26,13 @@ def schedule(
 @toolcall.tool
 def invoice(total: Decimal, pdf: Path, archive: PurePosixPath | None = None) -> None:
     """Write an invoice PDF."""
+
+
+@toolcall.tool
+def connect(
+    host: ipaddress.IPv4Address,
+    peer: ipaddress.IPv6Address,
+    fallback: ipaddress.IPv4Address | None = None,
+) -> str:
+    """Open a connection to a host."""
+    return f"{host} {peer} {fallback}"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime
 import enum
+from ipaddress import IPv4Address
 from typing import Annotated, Final, Literal
 
 import toolcall
@@ -42,6 +43,7 @@ def dropped_defaults(
     count: Annotated[int, Param(ge=1)] = 0,
     flag: int = True,
     name: int = "x",  # type: ignore[assignment]
+    host: IPv4Address = IPv4Address("127.0.0.1"),  # noqa: B008
 ) -> None:
     """Defaults the schema cannot show."""
 

@@ -33,14 +33,11 @@ that ``get_type_hints`` unrolled once still reads as one reference.
 from __future__ import annotations
 
 import collections.abc
-import datetime
-import decimal
 import enum
 import math
 import os
 import types
 import typing
-import uuid
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from typing import Any, Final
@@ -48,7 +45,7 @@ from typing import Any, Final
 import typing_extensions as te
 
 from toolcall import ir
-from toolcall.custom import TypeProvider, class_ref
+from toolcall.custom import TypeProvider, class_ref, resolve_ref
 from toolcall.findings import FIX_HINT, TYPE, Finding
 from toolcall.introspect import structs
 from toolcall.introspect.customtypes import from_providers, self_described, type_fullname
@@ -60,18 +57,9 @@ __all__ = ["FIX_HINT", "SchemaError", "Walker", "type_name"]
 
 #: How to fix a type no schema can describe (SPEC §2).
 
+# The live classes of ir.PRIMITIVE_CLASSES, the table the plugin reads by name (None is _special's).
 _PRIMITIVES: Final[dict[Any, ir.PrimitiveName]] = {
-    str: "str",
-    int: "int",
-    float: "float",
-    bool: "bool",
-    type(None): "none",
-    datetime.datetime: "datetime",
-    datetime.date: "date",
-    datetime.time: "time",
-    datetime.timedelta: "timedelta",
-    uuid.UUID: "uuid",
-    decimal.Decimal: "decimal",
+    resolve_ref(":".join(fullname.rsplit(".", 1))): name for fullname, name in ir.PRIMITIVE_CLASSES.items()
 }
 _LISTS: Final = frozenset(
     {

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from toolcall.ir import canonical_json
+from toolcall.schema_keywords import MANY, NAMED, ONE
 
 __all__ = [
     "Location",
@@ -37,25 +38,7 @@ Schema = dict[str, Any]
 #: Where a subschema sits: the JSON-pointer parts from the root, e.g. ``("properties", "days")``.
 Location = tuple[str | int, ...]
 
-# Keywords whose value is one subschema, a list of subschemas, or a name -> subschema map.
-# Sets, not tuples: every key of every node is looked up in them, and most keys miss.
-_ONE = frozenset(
-    {
-        "items",
-        "additionalProperties",
-        "not",
-        "if",
-        "then",
-        "else",
-        "contains",
-        "propertyNames",
-        "unevaluatedItems",
-        "unevaluatedProperties",
-    }
-)
-_MANY = frozenset({"anyOf", "oneOf", "allOf", "prefixItems"})
-_NAMED = frozenset({"properties", "$defs", "definitions", "patternProperties", "dependentSchemas"})
-_SUBSCHEMA_KEYWORDS = _ONE | _MANY | _NAMED
+_SUBSCHEMA_KEYWORDS = ONE | MANY | NAMED
 
 _DEFS_PREFIX = "#/$defs/"
 
@@ -165,11 +148,11 @@ def map_children(schema: Schema, at: Location, visit: Callable[[Any, Location], 
     for key, value in schema.items():
         if key not in _SUBSCHEMA_KEYWORDS:
             out[key] = value  # most keywords (type, description, enum, ...) hold no subschema
-        elif key in _ONE and isinstance(value, dict):
+        elif key in ONE and isinstance(value, dict):
             out[key] = visit(value, (*at, key))
-        elif key in _MANY and isinstance(value, list):
+        elif key in MANY and isinstance(value, list):
             out[key] = [visit(v, (*at, key, i)) for i, v in enumerate(value)]
-        elif key in _NAMED and isinstance(value, dict):
+        elif key in NAMED and isinstance(value, dict):
             out[key] = {name: visit(v, (*at, key, name)) for name, v in value.items()}
         else:
             out[key] = value
@@ -180,11 +163,11 @@ def children(schema: Schema, at: Location = ()) -> list[tuple[Location, Any]]:
     """The direct subschemas of ``schema`` (booleans included), with their locations."""
     found: list[tuple[Location, Any]] = []
     for key, value in schema.items():
-        if key in _ONE:
+        if key in ONE:
             found.append(((*at, key), value))
-        elif key in _MANY and isinstance(value, list):
+        elif key in MANY and isinstance(value, list):
             found.extend(((*at, key, i), item) for i, item in enumerate(value))
-        elif key in _NAMED and isinstance(value, dict):
+        elif key in NAMED and isinstance(value, dict):
             found.extend(((*at, key, name), item) for name, item in value.items())
     return found
 
@@ -193,11 +176,11 @@ def subschemas(schema: Schema) -> list[tuple[str, Any]]:
     """``children`` without the locations: each direct subschema with the keyword it sits under."""
     found: list[tuple[str, Any]] = []
     for key, value in schema.items():
-        if key in _ONE:
+        if key in ONE:
             found.append((key, value))
-        elif key in _MANY and isinstance(value, list):
+        elif key in MANY and isinstance(value, list):
             found.extend((key, item) for item in value)
-        elif key in _NAMED and isinstance(value, dict):
+        elif key in NAMED and isinstance(value, dict):
             found.extend((key, item) for item in value.values())
     return found
 
