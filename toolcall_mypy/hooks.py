@@ -73,6 +73,8 @@ class ToolcallPlugin(Plugin):
         log = _stderr if options.verbosity >= 1 else None
         # mypy 2.4+ calls get_additional_indirect_deps once a module is checked, in every mode.
         self._digest = self._settings.digest()
+        # dmypy's daemon writes a file between the rechecks of one edit: only a fresh process replays.
+        self._replays = not options.fine_grained_incremental
         self._store = Store(write=self._settings.cache, deferred=_HAS_FINISH_HOOK, settings=self._digest, log=log)
         self._providers: dict[str, tuple[str, ...]] = {}
         self._sources: dict[str, Sources] = {}  # module -> the sources its tools read
@@ -213,7 +215,7 @@ class ToolcallPlugin(Plugin):
         its recorded strict findings.
         """
         module = checker.tree.fullname
-        if arguments.name is None or not self._settings.cache or _in_function(checker):
+        if not self._replays or arguments.name is None or not self._settings.cache or _in_function(checker):
             return False
         named = (arguments.name, _qualname(func, module))
         replayed = self._store.replay(module, api.path, named[1])
@@ -320,6 +322,7 @@ class ToolcallPlugin(Plugin):
         if not self._settings.handles(module) or module in self._silenced:
             return
         self._trees.pop(module, None)
+        self._sources.pop(module, None)  # its tools are analysed: the parsed sources go (memory, on large projects)
         # Deleting a file needs proof that the module really has no tools: mypy
         # resolved its toolcall imports, and it is not an installed package's module.
         blind = tree is not None and unresolved_toolcall(tree)

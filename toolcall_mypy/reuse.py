@@ -40,6 +40,7 @@ __all__ = [
     "analysis_digest",
     "checked_block",
     "ir_sha256",
+    "previous_of",
     "read_previous",
     "renderer_digest",
 ]
@@ -175,6 +176,11 @@ def read_previous(path: Path, module: str) -> Previous | None:
         data = path.read_bytes()
     except OSError:
         return None
+    return previous_of(data, module)
+
+
+def previous_of(data: bytes, module: str) -> Previous | None:
+    """A cache file's bytes as ``read_previous`` takes them (the text a run has just written, too)."""
     head = cache_format.sealed_head(data)
     if head is None or not _reusable(head, module):
         return None

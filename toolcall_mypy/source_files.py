@@ -36,7 +36,7 @@ _Remembered = tuple[_V, tuple[str, ...]]  # a memoized value and the modules com
 class ParseCache:
     """The parsed module files, by ``(path, mtime, size)``: the least recently used dropped past ``size`` files."""
 
-    def __init__(self, size: int = 512) -> None:
+    def __init__(self, size: int = 128) -> None:
         self._size = size
         self._trees: dict[tuple[str, int, int], ast.Module | None] = {}  # least recently used first
 

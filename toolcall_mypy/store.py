@@ -35,6 +35,7 @@ them changed. Nothing here knows about mypy.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import os
 import sys
@@ -81,6 +82,8 @@ class _Module:
     current: bool = False
     #: the file is still ``previous`` (this process has not written it)
     untouched: bool = True
+    #: ``previous`` is the file as found: its clean records may be taken without analysis
+    replays: bool = True
 
     def unchanged(
         self, ordered: list[tuple[str, _Tool]], sources: dict[str, Any], files: dict[str, str], analysis: str
@@ -93,6 +96,16 @@ class _Module:
             and all(tool.entry is None for _, tool in ordered)
             and previous.holds([(qualname, tool.checked) for qualname, tool in ordered], sources, files, analysis)
         )
+
+    def written(self, previous: reuse.Previous | None) -> None:
+        """The file now holds ``previous``: the tools' rendered entries are dropped for it (memory).
+
+        Its records are not replayed: only a file as found on disk vouches for an analysis.
+        """
+        if previous is not None:
+            self.previous = previous
+            self.replays = False
+            self.tools = {qualname: dataclasses.replace(tool, entry=None) for qualname, tool in self.tools.items()}
 
     def entry(self, qualname: str, tool: _Tool) -> dict[str, Any]:
         """The tool's entry: its own, or the previous file's with this run's sources."""
@@ -156,7 +169,7 @@ class Store:
         record. Call it only for a tool that ``put`` records next.
         """
         state = self._start(module, path)
-        previous = state.previous
+        previous = state.previous if state.replays else None
         found = None if previous is None else previous.replayable(qualname, reuse.analysis_digest(self._settings))
         if previous is None or found is None:
             return None
@@ -311,6 +324,7 @@ class Store:
             changed = cache_format.write_atomic(state.cache_file, text)
         state.current = True  # only once written: a failed write is tried again
         state.untouched = False
+        state.written(reuse.previous_of(text.encode(), module))
         if changed and self._log is not None:
             self._log(f"toolcall: wrote {state.cache_file} ({len(ordered)} tools)")
 
