@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from toolcall.ir import Constraints
 
-__all__ = ["ecma_regex", "is_multiple", "violation"]
+if TYPE_CHECKING:
+    from toolcall.params import Param
+
+__all__ = ["ecma_regex", "is_multiple", "param_constraints", "violation"]
 
 
 def is_multiple(value: Any, step: int | float) -> bool:
@@ -116,6 +119,20 @@ def _broken_length(wire: str | list[Any] | dict[Any, Any], c: Constraints) -> tu
     if c.pattern is not None and isinstance(wire, str) and _compiled(c.pattern).search(wire) is None:
         return "pattern_mismatch", f"pattern {c.pattern}"
     return None
+
+
+def param_constraints(param: Param) -> Constraints:
+    """The constraints a ``Param`` states, as the IR holds them (both front ends build them here)."""
+    return Constraints(
+        ge=param.ge,
+        le=param.le,
+        gt=param.gt,
+        lt=param.lt,
+        multiple_of=param.multiple_of,
+        min_length=param.min_length,
+        max_length=param.max_length,
+        pattern=param.pattern,
+    )
 
 
 @lru_cache(maxsize=256)

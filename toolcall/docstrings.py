@@ -18,9 +18,12 @@ import functools
 import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-__all__ = ["ParsedDocstring", "attribute_docs", "clean_entry", "description_of", "parse_docstring"]
+if TYPE_CHECKING:
+    import ast
+
+__all__ = ["ParsedDocstring", "attribute_docs", "clean_entry", "description_of", "field_docstrings", "parse_docstring"]
 
 # docstring_parser's kinds (the first word of ``meta.args``) for parameters
 # and for class attributes; anything else (returns, raises, ...) is ignored.
@@ -141,3 +144,24 @@ def _add_entry(entries: dict[str, str], meta: Any) -> None:
     text = clean_entry(meta.description)
     if name and text is not None and name not in entries:
         entries[name] = text
+
+
+def field_docstrings(body: list[ast.stmt]) -> dict[str, str]:
+    """Attribute docstrings in a class body: a string literal right after an annotated field (PEP 257).
+
+    Cleaned as a docstring entry, by field name. Both front ends read them
+    from source: the runtime from ``inspect.getsource``, the plugin from the
+    module's file.
+    """
+    import ast
+    import itertools
+
+    docs: dict[str, str] = {}
+    for statement, following in itertools.pairwise(body):
+        if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)):
+            continue
+        if isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant):
+            text = clean_entry(following.value.value) if isinstance(following.value.value, str) else None
+            if text is not None:
+                docs[statement.target.id] = text
+    return docs

@@ -9,12 +9,13 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-
 if TYPE_CHECKING:
     from typing import Final, Literal
 
-__all__ = ["WIRE_FORMATS", "Injected", "InjectedMarker", "Param"]
+__all__ = ["PARAM_FIELDS", "WIRE_FORMATS", "Injected", "InjectedMarker", "Param"]
 
 WIRE_FORMATS: Final = ("string_integer",)
 
 
-_PARAM_FIELDS: Final = (
+#: The arguments of ``Param``, in its positional order (both front ends read them).
+PARAM_FIELDS: Final = (
     "description",
     "ge",
     "le",
@@ -40,7 +41,7 @@ class Param:
 
     # A plain class rather than a dataclass: ``import toolcall`` must not pay
     # for importing ``dataclasses`` (and ``inspect``) at start-up.
-    __slots__ = _PARAM_FIELDS
+    __slots__ = PARAM_FIELDS
 
     description: str | None
     ge: int | float | None
@@ -68,7 +69,7 @@ class Param:
         wire: Literal["string_integer"] | None = None,
     ) -> None:
         values = (description, ge, le, gt, lt, multiple_of, min_length, max_length, pattern, wire)
-        for name, value in zip(_PARAM_FIELDS, values, strict=True):
+        for name, value in zip(PARAM_FIELDS, values, strict=True):
             object.__setattr__(self, name, value)
         self._validate()
 
@@ -93,7 +94,7 @@ class Param:
         raise AttributeError("Param is immutable")
 
     def _values(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in _PARAM_FIELDS)
+        return tuple(getattr(self, name) for name in PARAM_FIELDS)
 
     def __eq__(self, other: object) -> bool:
         return self._values() == other._values() if isinstance(other, Param) else NotImplemented
@@ -102,11 +103,11 @@ class Param:
         return hash(self._values())
 
     def __repr__(self) -> str:
-        shown = [f"{n}={getattr(self, n)!r}" for n in _PARAM_FIELDS if getattr(self, n) is not None]
+        shown = [f"{n}={getattr(self, n)!r}" for n in PARAM_FIELDS if getattr(self, n) is not None]
         return f"Param({', '.join(shown)})"
 
     def __reduce__(self) -> tuple[object, ...]:
-        return (_rebuild_param, (dict(zip(_PARAM_FIELDS, self._values(), strict=True)),))
+        return (_rebuild_param, (dict(zip(PARAM_FIELDS, self._values(), strict=True)),))
 
 
 def _rebuild_param(fields: dict[str, object]) -> Param:

@@ -8,9 +8,8 @@ is checked, so the static front end reads them from the parsed files
 from __future__ import annotations
 
 import ast
-import itertools
 
-from toolcall.docstrings import clean_entry
+from toolcall import docstrings
 
 __all__ = ["class_docstring", "field_docstrings"]
 
@@ -21,13 +20,5 @@ def class_docstring(node: ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef 
 
 
 def field_docstrings(node: ast.ClassDef) -> dict[str, str]:
-    """Attribute docstrings: a string literal right after an annotated field (PEP 257), cleaned, by field name."""
-    docs: dict[str, str] = {}
-    for statement, following in itertools.pairwise(node.body):
-        if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)):
-            continue
-        if isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant):
-            text = clean_entry(following.value.value) if isinstance(following.value.value, str) else None
-            if text is not None:
-                docs[statement.target.id] = text
-    return docs
+    """Attribute docstrings of a class's fields, by field name (``toolcall.docstrings.field_docstrings``)."""
+    return docstrings.field_docstrings(node.body)

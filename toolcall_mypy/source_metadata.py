@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from typing import Final
 
 from toolcall import ir
-from toolcall.params import Param
+from toolcall.bounds import param_constraints
+from toolcall.params import PARAM_FIELDS, Param
 from toolcall_mypy.source_names import MAX_HOPS, ModuleSource, assigned_value
 from toolcall_mypy.source_syntax import Src, is_none, peel, plain_alias, union_options
 
@@ -38,18 +39,6 @@ _ANNOTATED_TYPES: Final[dict[str, tuple[str, ...]]] = {
     "Interval": ("gt", "ge", "lt", "le"),
 }
 _LENGTHS: Final = frozenset({"min_length", "max_length"})
-_PARAM_ARGUMENTS: Final = (
-    "description",
-    "ge",
-    "le",
-    "gt",
-    "lt",
-    "multiple_of",
-    "min_length",
-    "max_length",
-    "pattern",
-    "wire",
-)
 
 
 @dataclass(frozen=True)
@@ -95,7 +84,7 @@ def _merged_metadata(items: list[Src]) -> Metadata:
         elif kind == "param" and isinstance(target, ast.Call):
             param = _param(item.at(target), problems)
             if param is not None:
-                constraints = _merged(constraints, _param_constraints(param))
+                constraints = _merged(constraints, param_constraints(param))
                 description = param.description if param.description is not None else description
                 string_integer = string_integer or param.wire == "string_integer"
         elif kind is not None and isinstance(target, ast.Call):
@@ -137,7 +126,7 @@ def plain_constant(src: Src) -> Src | None:
 def _param(call: Src, problems: list[str]) -> Param | None:
     assert isinstance(call.expr, ast.Call)
     arguments: dict[str, object] = {}
-    pairs = [*zip(_PARAM_ARGUMENTS, call.expr.args, strict=False), *((k.arg, k.value) for k in call.expr.keywords)]
+    pairs = [*zip(PARAM_FIELDS, call.expr.args, strict=False), *((k.arg, k.value) for k in call.expr.keywords)]
     for name, node in pairs:
         if name is None:
             problems.append(f"the plugin cannot read **-arguments of Param(...) in {_text(call.expr)}; spell them out")
@@ -155,19 +144,6 @@ def _param(call: Src, problems: list[str]) -> Param | None:
     except (TypeError, ValueError) as exc:
         problems.append(f"{_text(call.expr)} is refused at run time: {exc}")
         return None
-
-
-def _param_constraints(param: Param) -> ir.Constraints:
-    return ir.Constraints(
-        ge=param.ge,
-        le=param.le,
-        gt=param.gt,
-        lt=param.lt,
-        multiple_of=param.multiple_of,
-        min_length=param.min_length,
-        max_length=param.max_length,
-        pattern=param.pattern,
-    )
 
 
 def _annotated_types(call: Src, kind: str, problems: list[str]) -> ir.Constraints:

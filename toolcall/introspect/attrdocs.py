@@ -12,11 +12,10 @@ from __future__ import annotations
 import ast
 import contextlib
 import inspect
-import itertools
 import textwrap
 from typing import Any
 
-from toolcall.docstrings import attribute_docs, clean_entry, description_of
+from toolcall.docstrings import attribute_docs, description_of, field_docstrings
 
 __all__ = ["class_description", "field_docs", "own_docstring", "source_bases"]
 
@@ -77,7 +76,7 @@ def _lookup(expr: ast.expr, namespace: dict[str, Any]) -> Any:
 
 def _source_docs(cls: type[Any]) -> dict[str, str]:
     node = _class_node(cls)
-    return {} if node is None else _docs_in_body(node.body)
+    return {} if node is None else field_docstrings(node.body)
 
 
 def _class_node(cls: type[Any]) -> ast.ClassDef | None:
@@ -86,15 +85,3 @@ def _class_node(cls: type[Any]) -> ast.ClassDef | None:
     except (OSError, TypeError, SyntaxError):
         return None
     return next((n for n in tree.body if isinstance(n, ast.ClassDef)), None)
-
-
-def _docs_in_body(body: list[ast.stmt]) -> dict[str, str]:
-    docs: dict[str, str] = {}
-    for statement, following in itertools.pairwise(body):
-        if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)):
-            continue
-        if isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant):
-            text = clean_entry(following.value.value) if isinstance(following.value.value, str) else None
-            if text is not None:
-                docs[statement.target.id] = text
-    return docs

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Final
 
 from toolcall import ir
+from toolcall.bounds import param_constraints
 from toolcall.params import InjectedMarker, Param
 
 __all__ = ["Metadata", "SchemaError", "apply_constraints", "declared_description", "read_metadata"]
@@ -62,25 +63,12 @@ def read_metadata(items: tuple[Any, ...]) -> Metadata:
         if isinstance(item, InjectedMarker):
             injected = True
         elif isinstance(item, Param):
-            constraints = constraints.merged(_param_constraints(item))
+            constraints = constraints.merged(param_constraints(item))
             description = item.description if item.description is not None else description
             string_integer = string_integer or item.wire == "string_integer"
         elif _is_annotated_types(item):
             constraints = constraints.merged(_annotated_types_constraints(item))
     return Metadata(constraints, description, string_integer, injected)
-
-
-def _param_constraints(param: Param) -> ir.Constraints:
-    return ir.Constraints(
-        ge=param.ge,
-        le=param.le,
-        gt=param.gt,
-        lt=param.lt,
-        multiple_of=param.multiple_of,
-        min_length=param.min_length,
-        max_length=param.max_length,
-        pattern=param.pattern,
-    )
 
 
 def _is_annotated_types(item: object) -> bool:
