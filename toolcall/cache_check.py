@@ -28,8 +28,8 @@ never crashes):
   ``RefType`` names a definition, every default and custom schema is JSON;
 * ``describe`` names the entry's module and tool;
 * ``rendered`` holds exactly the variants of ``cache_format.VARIANTS``, each
-  ``{"error": message}`` or a definition whose envelope (``_ENVELOPES``,
-  the one table of provider shapes) names the tool;
+  ``{"error": message}`` or a definition whose envelope (its provider's
+  ``Envelope`` in ``toolcall.providers``) names the tool;
 * every JSON value (schemas, the IR) is JSON all the way down: objects with
   string keys, arrays, strings, finite numbers, booleans, null, nested at
   most ``MAX_DEPTH`` levels. The walk is iterative, so no content can
@@ -54,13 +54,13 @@ from typing import Any, Final, TypeVar
 
 from toolcall import ir
 from toolcall.cache_format import VARIANTS, variant_key
+from toolcall.providers import PROVIDERS, Envelope
 
 __all__ = [
     "MAX_DEPTH",
     "VARIANT_ENVELOPES",
     "CacheProblem",
     "CachedEntry",
-    "Envelope",
     "SourceRecord",
     "check_entries",
     "check_sources",
@@ -123,58 +123,10 @@ class CachedEntry:
     refused: str | None
 
 
-class Envelope:
-    """Where a provider's definition names the tool, and which keys beside the name it holds."""
-
-    __slots__ = ("fixed", "optional", "required", "schemas", "within")
-
-    def __init__(
-        self, fixed: Mapping[str, str], within: str | None, required: Mapping[str, type], optional: Mapping[str, type]
-    ) -> None:
-        self.fixed: Mapping[str, str] = fixed  # top-level keys with the only value they may have
-        self.within: str | None = within  # the key of the object that names the tool, or None: the top level
-        self.required: Mapping[str, type] = required  # keys of the named object, with their JSON type
-        self.optional: Mapping[str, type] = optional
-        # the keys that hold a schema (every object-valued key): the file stores those once (cache_tables)
-        self.schemas: frozenset[str] = frozenset(key for key, kind in {**required, **optional}.items() if kind is dict)
-
-
-#: Each provider's envelope: the one table to extend for a new provider (each of ``cache_format.VARIANTS``
-#: must have its provider here). A variant may also be ``{"error": message}``; descriptions are optional.
-_ENVELOPES: Final[Mapping[str, Envelope]] = {
-    "openai": Envelope(
-        fixed={"type": "function"},
-        within="function",
-        required={"parameters": dict},
-        optional={"description": str, "strict": bool},
-    ),
-    "openai-responses": Envelope(
-        fixed={"type": "function"},
-        within=None,
-        required={"parameters": dict, "strict": bool},
-        optional={"description": str},
-    ),
-    "anthropic": Envelope(
-        fixed={},
-        within=None,
-        required={"input_schema": dict},
-        optional={"description": str, "strict": bool},
-    ),
-    "mcp": Envelope(
-        fixed={},
-        within=None,
-        required={"inputSchema": dict},
-        optional={"description": str, "outputSchema": dict},
-    ),
-    "gemini": Envelope(
-        fixed={},
-        within=None,
-        required={},
-        optional={"description": str, "parameters": dict},
-    ),
+#: Each variant's envelope (``cache_format.variant_key`` -> its provider's, ``toolcall.providers``).
+VARIANT_ENVELOPES: Final[Mapping[str, Envelope]] = {
+    variant_key(provider, strict): PROVIDERS[provider].envelope for provider, strict in VARIANTS
 }
-#: Each variant's envelope (``cache_format.variant_key`` -> its provider's entry of ``_ENVELOPES``).
-VARIANT_ENVELOPES: Final = {variant_key(provider, strict): _ENVELOPES[provider] for provider, strict in VARIANTS}
 _VARIANT_KEYS: Final = frozenset(VARIANT_ENVELOPES)
 
 

@@ -65,6 +65,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from toolcall import ir
+from toolcall.providers import PROVIDERS
 
 if TYPE_CHECKING:
     from toolcall.cache_layout import Shape
@@ -109,17 +110,9 @@ _LAYOUT: Final[Shape] = {
     "texts": {},
 }
 
-#: Every provider variant the cache holds, as ``(provider, strict)``.
-VARIANTS: Final[tuple[tuple[str, bool], ...]] = (
-    ("openai", False),
-    ("openai", True),
-    ("openai-responses", False),
-    ("openai-responses", True),
-    ("anthropic", False),
-    ("anthropic", True),
-    ("mcp", False),
-    ("mcp", True),
-    ("gemini", False),
+#: Every provider variant the cache holds, as ``(provider, strict)``: each provider, and its strict mode if it has one.
+VARIANTS: Final[tuple[tuple[str, bool], ...]] = tuple(
+    (provider.name, strict) for provider in PROVIDERS.values() for strict in (False, True)[: 1 + provider.strict]
 )
 
 

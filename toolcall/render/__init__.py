@@ -11,13 +11,14 @@ the per-provider details.
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Final
 
 from toolcall import ir
 from toolcall.findings import Finding
+from toolcall.providers import provider_names
 from toolcall.render import envelopes, limits
 from toolcall.render.canonical import output_schema, parameters_schema
 from toolcall.render.gemini import NAME_PATTERN as GEMINI_NAME
@@ -30,7 +31,8 @@ from toolcall.render.strict import strict_schema
 
 __all__ = ["PROVIDERS", "Rendered", "check_request", "parameters_schema", "render_tool", "render_variants"]
 
-PROVIDERS: Final[tuple[str, ...]] = ("openai", "openai-responses", "anthropic", "mcp", "gemini")
+#: The providers' names (``toolcall.providers``, the one table of providers), in order.
+PROVIDERS: Final[tuple[str, ...]] = provider_names()
 
 _ENCODE: Final = json.JSONEncoder(allow_nan=False).encode  # as plain() encodes (one encoder, not one per call)
 
@@ -182,15 +184,23 @@ def _envelope(shared: _Shared, provider: str, schema: Schema, strict: bool) -> d
     That equals ``plain`` of the whole envelope: its own dicts are new, and
     its other fields are the tool's name and description (strings) and flags.
     """
-    tool = shared.tool
-    if provider == "openai":
-        return envelopes.openai_chat(tool, shared.fresh(schema), strict)
-    if provider == "openai-responses":
-        return envelopes.openai_responses(tool, shared.fresh(schema), strict)
-    if provider == "anthropic":
-        return envelopes.anthropic(tool, shared.fresh(schema), strict)
+    return _ENVELOPES[provider](shared, schema, strict)
+
+
+def _mcp(shared: _Shared, schema: Schema, strict: bool) -> dict[str, Any]:
     output = shared.output_schema  # first, as before: its ValueError comes before any of the copies
-    return envelopes.mcp(tool, shared.fresh(schema), shared.fresh(output))
+    return envelopes.mcp(shared.tool, shared.fresh(schema), shared.fresh(output))
+
+
+#: Each provider's envelope around its schema (gemini has its own pass, ``_gemini``).
+_ENVELOPES: Final[dict[str, Callable[[_Shared, Schema, bool], dict[str, Any]]]] = {
+    "openai": lambda shared, schema, strict: envelopes.openai_chat(shared.tool, shared.fresh(schema), strict),
+    "openai-responses": lambda shared, schema, strict: envelopes.openai_responses(
+        shared.tool, shared.fresh(schema), strict
+    ),
+    "anthropic": lambda shared, schema, strict: envelopes.anthropic(shared.tool, shared.fresh(schema), strict),
+    "mcp": _mcp,
+}
 
 
 def _gemini(shared: _Shared, strict: bool) -> Rendered:

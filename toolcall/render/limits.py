@@ -16,6 +16,7 @@ from typing import Any, Final
 from toolcall import ir
 from toolcall.findings import STRICT, Finding
 from toolcall.ir import canonical_json
+from toolcall.providers import PROVIDERS
 from toolcall.render.schema import Schema, has_type, iter_schemas, subschemas
 
 __all__ = [
@@ -36,7 +37,7 @@ __all__ = [
 ]
 
 OPENAI_MAX_DESCRIPTION: Final = 1024
-OPENAI_MAX_TOOLS: Final = 128
+OPENAI_MAX_TOOLS: Final = PROVIDERS["openai"].max_tools
 OPENAI_STRICT_MAX_DEPTH: Final = 10
 OPENAI_STRICT_MAX_PROPERTIES: Final = 5000
 OPENAI_STRICT_MAX_ENUM_VALUES: Final = 1000
@@ -47,7 +48,7 @@ _LARGE_ENUM_CHARS: Final = 15_000
 ANTHROPIC_STRICT_MAX_TOOLS: Final = 20
 ANTHROPIC_STRICT_MAX_OPTIONAL: Final = 24
 ANTHROPIC_STRICT_MAX_UNIONS: Final = 16
-GEMINI_MAX_DECLARATIONS: Final = 512
+GEMINI_MAX_DECLARATIONS: Final = PROVIDERS["gemini"].max_tools
 
 
 def check_description(tool: ir.Tool, provider: str) -> None:
@@ -89,9 +90,7 @@ def check_anthropic_strict_request(definitions: Sequence[dict[str, Any]]) -> Non
 
 def count_findings(provider: str, count: int) -> list[Finding]:
     """A finding when a request has more tools than the provider is known to accept."""
-    cap = {"openai": OPENAI_MAX_TOOLS, "openai-responses": OPENAI_MAX_TOOLS, "gemini": GEMINI_MAX_DECLARATIONS}.get(
-        provider
-    )
+    cap = PROVIDERS[provider].max_tools
     if cap is None or count <= cap:
         return []
     message = f"{count} tools in one request; {provider} has rejected more than {cap}: send a subset per request"
