@@ -258,6 +258,18 @@ def test_a_record_reads_back_as_written(tmp_path: Path) -> None:
     assert previous.entry("t") == cache_format.tool_entry(tool, ["app.tools"])
 
 
+def test_a_released_record_reads_its_entries_again_only_from_the_same_file(tmp_path: Path) -> None:
+    path = _file(tmp_path)
+    for edited, expected in ((False, cache_format.tool_entry(TOOL, ["app.tools"])), (True, None)):
+        previous = reuse.previous_of(path.read_bytes(), "app.tools")
+        assert previous is not None
+        previous.release(path)
+        assert previous.data == b""
+        if edited:  # another file in its place: its entries are not this record's
+            _file(tmp_path, checked=reuse.checked_block([], {"app.tools": "tools.py"}, "other"))
+        assert previous.entry("t") == expected
+
+
 @pytest.mark.parametrize(
     "checked",
     [

@@ -136,7 +136,26 @@ class Previous:
     checked: dict[str, Checked]
     #: the ``analysis_digest`` of the run that wrote the file
     analysis: Any = None
+    #: the file's seal, which names its text
+    seal: Any = None
+    #: where the file is, once ``data`` is released
+    path: Path | None = None
     _entries: dict[str, dict[str, Any]] | None = field(default=None, repr=False)
+
+    def release(self, path: Path) -> None:
+        """Drop the file's bytes (a large project holds thousands): ``entry`` reads them again from ``path``."""
+        self.data, self.path = b"", path
+
+    def _text(self) -> bytes:
+        """The file's bytes, read again if released: only while the file is still the one sealed so."""
+        if self.data or self.path is None:
+            return self.data
+        try:
+            data = self.path.read_bytes()
+        except OSError:
+            return b""
+        head = cache_format.sealed_head(data)
+        return data if head is not None and head.get("content_sha256") == self.seal else b""
 
     def findings(self, qualname: str, digest: str) -> tuple[Finding, ...] | None:
         """The strict findings recorded for a tool of this IR digest, or ``None`` when it must be rendered."""
@@ -163,7 +182,7 @@ class Previous:
         """The file's entry for a tool (the whole file is parsed on the first call)."""
         if self._entries is None:
             try:
-                tools = unpack(json.loads(self.data)).get("tools", [])
+                tools = unpack(json.loads(self._text())).get("tools", [])
             except (ValueError, RecursionError):  # CacheProblem too: a sealed file can still be hand-made
                 tools = []
             self._entries = {entry["qualname"]: entry for entry in tools if isinstance(entry, dict)}
@@ -188,7 +207,8 @@ def previous_of(data: bytes, module: str) -> Previous | None:
         checked = {t["qualname"]: _checked(t) for t in head["checked"]["tools"]}
     except (KeyError, TypeError, ValueError):
         return None
-    return Previous(data, head["sources"], head["checked"]["files"], checked, head["checked"].get("analysis"))
+    analysis = head["checked"].get("analysis")
+    return Previous(data, head["sources"], head["checked"]["files"], checked, analysis, head.get("content_sha256"))
 
 
 def _checked(recorded: dict[str, Any]) -> Checked:

@@ -103,6 +103,7 @@ class _Module:
         Its records are not replayed: only a file as found on disk vouches for an analysis.
         """
         if previous is not None:
+            previous.release(self.cache_file)
             self.previous = previous
             self.replays = False
             self.tools = {qualname: dataclasses.replace(tool, entry=None) for qualname, tool in self.tools.items()}
