@@ -40,6 +40,7 @@ __all__ = [
     "analysis_digest",
     "checked_block",
     "ir_sha256",
+    "previous_from_head",
     "previous_of",
     "read_previous",
     "renderer_digest",
@@ -200,7 +201,14 @@ def read_previous(path: Path, module: str) -> Previous | None:
 
 def previous_of(data: bytes, module: str) -> Previous | None:
     """A cache file's bytes as ``read_previous`` takes them (the text a run has just written, too)."""
-    head = cache_format.sealed_head(data)
+    return previous_from_head(cache_format.sealed_head(data), module, data)
+
+
+def previous_from_head(head: dict[str, Any] | None, module: str, data: bytes = b"") -> Previous | None:
+    """A cache file as its sealed head gives it (``cache_format.sealed_head``); ``data``: its bytes, if at hand.
+
+    Without ``data``, call ``release`` with the file's path before ``entry``.
+    """
     if head is None or not _reusable(head, module):
         return None
     try:

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import os
 import sys
@@ -135,7 +136,11 @@ class Store:
         self._files: dict[str, str] = {}  # source module -> its file, as the tools named them
         self._records: dict[str, tuple[tuple[int, int], dict[str, str | None]]] = {}  # file -> (stat, record)
         self._digests: dict[str, tuple[tuple[int, int], str]] = {}  # file -> (stat, byte digest), for warm runs
-        self._swept: set[str] = set()  # directories whose orphaned cache files are gone
+        self._swept: set[str] = set()
+        # cache file -> (its stat, digest, sealed head): a run reads each file's head once
+        self._heads: dict[
+            str, tuple[tuple[int, int, int], str, dict[str, Any] | None]
+        ] = {}  # directories whose orphaned cache files are gone
 
     def parsed(self, module: str) -> None:
         """mypy parsed ``module`` (again): its next tool starts a fresh entry."""
@@ -225,7 +230,7 @@ class Store:
         self._modules.pop(module, None)
         self._parsed.discard(module)
         if may_delete and self._write_files and _is_source(path):
-            target = cache_format.cache_path(path)
+            target = _cache_path(path)
             if target.exists():
                 with _locked(target.parent):
                     removed = cache_format.remove(target)
@@ -234,7 +239,7 @@ class Store:
 
     def stale_file(self, module: str, path: str) -> bool:
         """Whether ``module`` has a cache file but no tool seen since it was parsed."""
-        return self._current(module) is None and _is_source(path) and cache_format.cache_path(path).exists()
+        return self._current(module) is None and _is_source(path) and _cache_path(path).exists()
 
     def token(self, path: str) -> list[str] | None:
         """``[TOKEN, digest of the module's cache file, modules changed since]``, or ``None`` without a file.
@@ -245,14 +250,35 @@ class Store:
         """
         if not self._write_files or not _is_source(path):
             return None
+        cache_file = _cache_path(path)
+        found = self._head(cache_file)
+        self._heads.pop(str(cache_file), None)  # the module's last reader in this run: keep no head for it
+        if found is None:
+            return None
+        digest, head = found
+        return [TOKEN, digest, *self._moved(head, path)]
+
+    def _head(self, cache_file: Path) -> tuple[str, dict[str, Any] | None] | None:
+        """A cache file's digest and sealed head (``None`` if unsealed), read once while its stat holds.
+
+        A sealed file's seal is the digest of all of it but the seal: hashing
+        it again would tell nothing more. ``None`` when there is no file.
+        """
         try:
-            data = cache_format.cache_path(path).read_bytes()
+            stat = os.stat(cache_file)
         except OSError:
             return None
-        head = cache_format.sealed_head(data)
-        # A sealed file's seal is the digest of all of it but the seal: hashing it again would tell nothing more.
-        digest = head["content_sha256"] if head is not None else hashlib.sha256(data).hexdigest()
-        return [TOKEN, str(digest), *self._moved(head, path)]
+        key = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
+        found = self._heads.get(str(cache_file))
+        if found is None or found[0] != key:
+            try:
+                data = cache_file.read_bytes()
+            except OSError:
+                return None
+            head = cache_format.sealed_head(data)
+            digest = str(head["content_sha256"]) if head is not None else hashlib.sha256(data).hexdigest()
+            found = self._heads[str(cache_file)] = (key, digest, head)
+        return found[1], found[2]
 
     def _moved(self, head: dict[str, Any] | None, path: str) -> list[str]:
         """The source modules a cache file's head records whose files no longer have the recorded digest."""
@@ -299,8 +325,13 @@ class Store:
         """The module's state, started afresh (reading its file as it is now) if need be."""
         state = self._current(module)
         if state is None:
-            cache_file = cache_format.cache_path(path)
-            previous = reuse.read_previous(cache_file, module) if self._write_files else None
+            cache_file = _cache_path(path)
+            previous = None
+            if self._write_files:
+                found = self._head(cache_file)
+                previous = reuse.previous_from_head(found[1], module) if found is not None else None
+                if previous is not None:
+                    previous.release(cache_file)  # its entries are read when needed: most are not
             state = self._modules[module] = _Module(cache_file, previous)
             self._parsed.discard(module)
         return state
@@ -404,6 +435,12 @@ def installed(path: str) -> bool:
     return "site-packages" in parts or "dist-packages" in parts
 
 
+@functools.cache  # a run asks for each module's file many times (thousands of modules)
+def _cache_path(path: str) -> Path:
+    return cache_format.cache_path(path)
+
+
+@functools.cache  # each (source file, tool module directory) pair, once per run
 def _relative(file: str, directory: Path) -> str:
     """``file`` relative to the module's directory, as the ``checked`` record keeps it (``/``-separated)."""
     return Path(os.path.relpath(os.path.abspath(file), os.path.abspath(directory))).as_posix()
