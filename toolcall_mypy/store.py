@@ -85,6 +85,9 @@ class _Module:
     untouched: bool = True
     #: ``previous`` is the file as found: its clean records may be taken without analysis
     replays: bool = True
+    #: the file as this process first found it (before mypy 2.4 a module's file is rewritten after each
+    #: tool, and the module may start afresh in between): what ``Store.replay`` takes records from
+    found: reuse.Previous | None = None
 
     def unchanged(
         self, ordered: list[tuple[str, _Tool]], sources: dict[str, Any], files: dict[str, str], analysis: str
@@ -114,6 +117,8 @@ class _Module:
         if tool.entry is not None:
             return tool.entry
         found = self.previous.entry(qualname) if self.previous is not None else None
+        if found is None and self.found is not None:  # a replayed record, from the file as first found
+            found = self.found.entry(qualname)
         if found is None:  # ``recorded`` vouched for it: the file is not as it was read
             raise RuntimeError(f"toolcall: {self.cache_file} changed while mypy ran; run mypy again")
         if "refused" in found:
@@ -137,6 +142,7 @@ class Store:
         self._records: dict[str, tuple[tuple[int, int], dict[str, str | None]]] = {}  # file -> (stat, record)
         self._digests: dict[str, tuple[tuple[int, int], str]] = {}  # file -> (stat, byte digest), for warm runs
         self._swept: set[str] = set()
+        self._found: dict[str, reuse.Previous | None] = {}  # module -> its file as first found (mypy < 2.4)
         # cache file -> (its stat, digest, sealed head): a run reads each file's head once
         self._heads: dict[
             str, tuple[tuple[int, int, int], str, dict[str, Any] | None]
@@ -175,7 +181,7 @@ class Store:
         record. Call it only for a tool that ``put`` records next.
         """
         state = self._start(module, path)
-        previous = state.previous if state.replays else None
+        previous = state.found if state.replays else None
         found = None if previous is None else previous.replayable(qualname, reuse.analysis_digest(self._settings))
         if previous is None or found is None:
             return None
@@ -330,12 +336,16 @@ class Store:
         if state is None:
             cache_file = _cache_path(path)
             previous = None
-            if self._write_files:
-                found = self._head(cache_file)
-                previous = reuse.previous_from_head(found[1], module) if found is not None else None
+            if self._write_files and not self._deferred:
+                # Before mypy 2.4 the file is rewritten after each tool: keep the bytes it had.
+                previous = reuse.read_previous(cache_file, module)
+            elif self._write_files:
+                head = self._head(cache_file)
+                previous = reuse.previous_from_head(head[1], module) if head is not None else None
                 if previous is not None:
-                    previous.release(cache_file)  # its entries are read when needed: most are not
-            state = self._modules[module] = _Module(cache_file, previous)
+                    previous.release(cache_file)  # written only once the module is checked: read entries then
+            first = self._found.setdefault(module, previous) if not self._deferred else previous
+            state = self._modules[module] = _Module(cache_file, previous, found=first)
             self._parsed.discard(module)
         return state
 
@@ -359,7 +369,8 @@ class Store:
             changed = cache_format.write_atomic(state.cache_file, text)
         state.current = True  # only once written: a failed write is tried again
         state.untouched = False
-        state.written(reuse.previous_of(text.encode(), module))
+        if self._deferred:  # the module is checked: no tool of it comes before mypy parses it again
+            state.written(reuse.previous_of(text.encode(), module))
         if changed and self._log is not None:
             self._log(f"toolcall: wrote {state.cache_file} ({len(ordered)} tools)")
 
