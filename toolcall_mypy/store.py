@@ -141,12 +141,10 @@ class Store:
         self._files: dict[str, str] = {}  # source module -> its file, as the tools named them
         self._records: dict[str, tuple[tuple[int, int], dict[str, str | None]]] = {}  # file -> (stat, record)
         self._digests: dict[str, tuple[tuple[int, int], str]] = {}  # file -> (stat, byte digest), for warm runs
-        self._swept: set[str] = set()
+        self._swept: set[str] = set()  # directories whose orphaned cache files are gone
         self._found: dict[str, reuse.Previous | None] = {}  # module -> its file as first found (mypy < 2.4)
         # cache file -> (its stat, digest, sealed head): a run reads each file's head once
-        self._heads: dict[
-            str, tuple[tuple[int, int, int], str, dict[str, Any] | None]
-        ] = {}  # directories whose orphaned cache files are gone
+        self._heads: dict[str, tuple[tuple[int, int, int], str, dict[str, Any] | None]] = {}
 
     def parsed(self, module: str) -> None:
         """mypy parsed ``module`` (again): its next tool starts a fresh entry."""
