@@ -93,22 +93,10 @@ class _Packer:
 
     def node(self, schema: dict[str, Any]) -> dict[str, Any]:
         """``schema`` with its descriptions and property schemas replaced by their indexes."""
-        out: dict[str, Any] = {}
-        for key, value in schema.items():
-            if key == _DESCRIPTION:
-                out[key] = self.text(value)
-            elif key in ONE:
-                out[key] = self.child(value, share=False)
-            elif key in MANY and type(value) is list:
-                out[key] = [self.child(item, share=False) for item in value]
-            elif key in NAMED and type(value) is dict:
-                out[key] = {name: self.child(item, share=key == "properties") for name, item in value.items()}
-            else:
-                out[key] = value
-        return out
+        return _mapped(schema, self.text, self.child)
 
-    def child(self, value: Any, *, share: bool) -> Any:
-        if type(value) is int or (share and type(value) is dict):
+    def child(self, value: Any, keyword: str) -> Any:
+        if type(value) is int or (keyword == "properties" and type(value) is dict):
             return self.schema(value)
         return self.node(value) if type(value) is dict else value
 
@@ -149,6 +137,28 @@ def pack(content: dict[str, Any]) -> dict[str, Any]:
     return content | {"tools": tools, "schemas": packer.schema_values, "texts": packer.text_values}
 
 
+def _mapped(
+    schema: dict[str, Any], description: Callable[[Any], Any], child: Callable[[Any, str], Any]
+) -> dict[str, Any]:
+    """``schema`` with ``description`` applied to its description and ``child`` to each subschema (with its keyword).
+
+    The one walk of the schema keyword places that hold indexes, for ``pack`` and ``unpack`` alike.
+    """
+    out: dict[str, Any] = {}
+    for key, value in schema.items():
+        if key == _DESCRIPTION:
+            out[key] = description(value)
+        elif key in ONE:
+            out[key] = child(value, key)
+        elif key in MANY and type(value) is list:
+            out[key] = [child(item, key) for item in value]
+        elif key in NAMED and type(value) is dict:
+            out[key] = {name: child(item, key) for name, item in value.items()}
+        else:
+            out[key] = value
+    return out
+
+
 def _by_envelope(key: Any, variant: Any, named: Callable[[Any, frozenset[str]], Any]) -> Any:
     """``variant`` with ``named`` applied to the object that names the tool, as its envelope says; else as it is."""
     envelope = VARIANT_ENVELOPES.get(key) if type(key) is str else None
@@ -166,49 +176,31 @@ class _Unpacker:
     def __init__(self, content: dict[str, Any]) -> None:
         self.texts = _table(content, "texts")
         self.schemas: list[Any] = []
-        self.sizes: list[int] = []
-        self.depths: list[int] = []
+        self.sizes: list[int] = []  # each entry's node count, its references expanded
+        self.depths: list[int] = []  # each entry's depth in references
         self.expanded = 0
         for index, raw in enumerate(_table(content, "schemas")):
-            size, depth = 1, 1
-            for child_size, child_depth in self._resolved_children(raw, index):
-                size += child_size
-                depth = max(depth, child_depth + 1)
+            self._size, self._depth = 1, 1  # of the entry being resolved, summed over what it refers to
             self.schemas.append(self.resolve(raw, index))
-            self.sizes.append(size)
-            self.depths.append(depth)
-
-    def _resolved_children(self, raw: Any, limit: int) -> list[tuple[int, int]]:
-        """The (size, depth) of each table entry ``raw`` refers to, checking that it comes before ``limit``."""
-        found: list[tuple[int, int]] = []
-        for index in _references(raw):
-            if not 0 <= index < limit:
-                raise CacheProblem(f"schema {limit} refers to schema {index}, which does not come before it")
-            found.append((self.sizes[index], self.depths[index]))
-        return found
+            self.sizes.append(self._size)
+            self.depths.append(self._depth)
 
     def resolve(self, raw: Any, limit: int) -> Any:
-        """``raw`` (a table entry or an inline schema) with its indexes replaced by what they name."""
+        """Table entry ``limit`` (or a part of it) with its indexes replaced by what they name."""
         if type(raw) is not dict:
             return raw
-        out: dict[str, Any] = {}
-        for key, value in raw.items():
-            if key == _DESCRIPTION:
-                out[key] = self.text(value, "a schema's description")
-            elif key in ONE:
-                out[key] = self.child(value, limit)
-            elif key in MANY and type(value) is list:
-                out[key] = [self.child(item, limit) for item in value]
-            elif key in NAMED and type(value) is dict:
-                out[key] = {name: self.child(item, limit) for name, item in value.items()}
-            else:
-                out[key] = value
-        return out
+        return _mapped(
+            raw, lambda value: self.text(value, "a schema's description"), lambda value, _: self.child(value, limit)
+        )
 
     def child(self, value: Any, limit: int) -> Any:
-        if type(value) is int:
-            return self.schemas[value]  # checked in range by _resolved_children or root
-        return self.resolve(value, limit)
+        if type(value) is not int:
+            return self.resolve(value, limit)
+        if not 0 <= value < limit:
+            raise CacheProblem(f"schema {limit} refers to schema {value}, which does not come before it")
+        self._size += self.sizes[value]
+        self._depth = max(self._depth, self.depths[value] + 1)
+        return self.schemas[value]
 
     def root(self, value: Any, what: str) -> Any:
         if type(value) is not int or not 0 <= value < len(self.schemas):
@@ -293,31 +285,6 @@ def _table(content: dict[str, Any], key: str) -> list[Any]:
     if type(table) is not list:
         raise CacheProblem(f"the cache's {key!r} is {_shown(table)}, not an array")
     return table
-
-
-def _references(raw: Any) -> list[int]:
-    """The table indexes in one table entry (iteratively: an inline part may nest deep)."""
-    found: list[int] = []
-    stack = [raw]
-    while stack:
-        node = stack.pop()
-        if type(node) is not dict:
-            continue
-        for key, value in node.items():
-            if key in ONE:
-                items = [value]
-            elif key in MANY and type(value) is list:
-                items = value
-            elif key in NAMED and type(value) is dict:
-                items = list(value.values())
-            else:
-                continue
-            for item in items:
-                if type(item) is int:
-                    found.append(item)
-                elif type(item) is dict:
-                    stack.append(item)
-    return found
 
 
 def _shown(value: Any) -> str:
