@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Final
 
-__all__ = ["PROVIDERS", "Envelope", "Provider", "provider_names"]
+__all__ = ["PROVIDERS", "Envelope", "Provider"]
 
 
 class Envelope:
@@ -98,8 +98,3 @@ PROVIDERS: Final[Mapping[str, Provider]] = {
         ),
     )
 }
-
-
-def provider_names() -> tuple[str, ...]:
-    """The providers' names, in order."""
-    return tuple(PROVIDERS)

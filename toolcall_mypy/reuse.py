@@ -75,12 +75,7 @@ def renderer_digest() -> str:
 
     Any change to them, released or not, voids every recorded entry.
     """
-    root = Path(toolcall.__file__).parent
-    digest = hashlib.sha256(toolcall.__version__.encode())
-    for source in sorted(root.rglob("*.py")):
-        digest.update(source.relative_to(root).as_posix().encode() + b"\0")
-        digest.update(source.read_bytes())
-    return digest.hexdigest()
+    return _package_digest(toolcall.__version__, Path(toolcall.__file__).parent)
 
 
 @functools.cache
@@ -92,8 +87,12 @@ def analysis_digest(settings: str) -> str:
     """
     import mypy.version
 
-    root = Path(__file__).parent
-    digest = hashlib.sha256(f"{renderer_digest()}\0{mypy.version.__version__}\0{settings}\0".encode())
+    return _package_digest(f"{renderer_digest()}\0{mypy.version.__version__}\0{settings}", Path(__file__).parent)
+
+
+def _package_digest(prefix: str, root: Path) -> str:
+    """The SHA-256 of ``prefix`` and every ``.py`` file under ``root``, each with its relative path."""
+    digest = hashlib.sha256(prefix.encode() + b"\0")
     for source in sorted(root.rglob("*.py")):
         digest.update(source.relative_to(root).as_posix().encode() + b"\0")
         digest.update(source.read_bytes())

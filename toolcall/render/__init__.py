@@ -18,7 +18,7 @@ from typing import Any, Final
 
 from toolcall import ir
 from toolcall.findings import Finding
-from toolcall.providers import provider_names
+from toolcall.providers import PROVIDERS as _PROVIDER_TABLE
 from toolcall.render import envelopes, limits
 from toolcall.render.canonical import output_schema, parameters_schema
 from toolcall.render.gemini import NAME_PATTERN as GEMINI_NAME
@@ -32,7 +32,7 @@ from toolcall.render.strict import strict_schema
 __all__ = ["PROVIDERS", "Rendered", "check_request", "parameters_schema", "render_tool", "render_variants"]
 
 #: The providers' names (``toolcall.providers``, the one table of providers), in order.
-PROVIDERS: Final[tuple[str, ...]] = provider_names()
+PROVIDERS: Final[tuple[str, ...]] = tuple(_PROVIDER_TABLE)
 
 _ENCODE: Final = json.JSONEncoder(allow_nan=False).encode  # as plain() encodes (one encoder, not one per call)
 
