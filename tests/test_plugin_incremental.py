@@ -26,7 +26,7 @@ from toolcall.cache_tables import unpack
 
 # A mypy run whose plugin token differs, as after a toolcall upgrade.
 BUMPED = (
-    "import toolcall_mypy.store as store; store.TOKEN += ' (upgraded)'; "
+    "import toolcall_mypy.tokens as tokens; tokens.TOKEN += ' (upgraded)'; "
     "from mypy.__main__ import console_entry; console_entry()"
 )
 

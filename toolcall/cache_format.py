@@ -65,6 +65,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from toolcall import ir
+from toolcall.formats import CACHE_DIR, CACHE_FORMAT
 from toolcall.providers import PROVIDERS
 
 if TYPE_CHECKING:
@@ -91,9 +92,6 @@ __all__ = [
     "write_atomic",
 ]
 
-#: Bumped whenever the file layout changes.
-CACHE_FORMAT: Final = 4
-CACHE_DIR: Final = "__toolcall__"
 
 # Top-level lines of the text ``dumps`` writes. Nested lines are indented
 # further and JSON strings hold no raw newline, so each marks one place.

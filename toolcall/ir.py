@@ -22,6 +22,8 @@ import json
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal, Union, cast
 
+from toolcall.formats import SCHEMA_VERSION
+
 __all__ = [
     "SCHEMA_VERSION",
     "AnyType",
@@ -51,9 +53,6 @@ __all__ = [
     "to_json",
 ]
 
-#: Bumped whenever the meaning or shape of the IR changes; caches written
-#: with another version are stale.
-SCHEMA_VERSION = 1
 
 JsonValue = Union[None, bool, int, float, str, list["JsonValue"], dict[str, "JsonValue"]]
 JsonScalar = Union[None, bool, int, float, str]

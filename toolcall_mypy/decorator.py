@@ -29,6 +29,7 @@ from mypy.nodes import (
 
 from toolcall.definition import NAME_PATTERN
 from toolcall_mypy import surrogates
+from toolcall_mypy.targets import TOOL
 
 __all__ = [
     "TOOL",
@@ -38,8 +39,6 @@ __all__ = [
     "tool_call",
     "unresolved_toolcall",
 ]
-
-TOOL: Final = "toolcall.definition.tool"
 
 
 class _Unreadable:

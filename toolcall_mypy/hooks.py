@@ -23,6 +23,7 @@ API; ``decorator`` reads the decorator arguments from the nodes,
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sys
 from collections.abc import Callable
@@ -34,23 +35,27 @@ from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, Plugin, ReportConfigContext
 from mypy.types import Type
 
-from toolcall import cache_format, ir
-from toolcall_mypy import config, report, reuse
-from toolcall_mypy.decorator import TOOL, Arguments, bare_tool, provider_refs, tool_call, unresolved_toolcall
-from toolcall_mypy.store import Store, installed
+from toolcall_mypy import config, report
+from toolcall_mypy.cache_files import Orphans, installed
+from toolcall_mypy.targets import TOOL, TOOL_CALL, USE_TYPES
+from toolcall_mypy.tokens import Tokens
 
+# A warm run checks no tool: what only a checked tool needs (the IR, the cache
+# format, the analysis, the renderers) is imported on the first one.
 if TYPE_CHECKING:
+    from toolcall import ir
     from toolcall.findings import Finding
+    from toolcall_mypy import reuse
     from toolcall_mypy.collect import Located
+    from toolcall_mypy.decorator import Arguments
     from toolcall_mypy.sites import FieldSite
     from toolcall_mypy.source_names import Sources
+    from toolcall_mypy.store import Store
 
     _Reach = tuple[int, str | None, str | None, tuple[str | int, ...]]  # line, tool, parameter, path
 
 __all__ = ["TOOL", "TOOL_CALL", "USE_TYPES", "ToolcallPlugin"]
 
-TOOL_CALL: Final = "toolcall.definition.ToolDecorator.__call__"
-USE_TYPES: Final = "toolcall.custom.use_types"
 _HAS_FINISH_HOOK: Final = hasattr(Plugin, "get_additional_indirect_deps")
 _REFUSALS: Final = frozenset({"toolcall-type", "toolcall-param"})
 _OWN_PACKAGES: Final = frozenset({"toolcall", "toolcall_mypy"})
@@ -75,7 +80,9 @@ class ToolcallPlugin(Plugin):
         self._digest = self._settings.digest()
         # dmypy's daemon writes a file between the rechecks of one edit: only a fresh process replays.
         self._replays = not options.fine_grained_incremental
-        self._store = Store(write=self._settings.cache, deferred=_HAS_FINISH_HOOK, settings=self._digest, log=log)
+        self._log = log
+        self._tokens = Tokens(options.cache_dir)
+        self._orphans = Orphans(log)
         self._providers: dict[str, tuple[str, ...]] = {}
         self._sources: dict[str, Sources] = {}  # module -> the sources its tools read
         self._trees: dict[str, MypyFile] = {}  # parsed modules that have a cache file
@@ -87,6 +94,14 @@ class ToolcallPlugin(Plugin):
             USE_TYPES: self._use_types,
         }
         self._method_hooks: dict[str, Callable[[MethodContext], Type]] = {TOOL_CALL: self._tool_call}
+
+    @functools.cached_property
+    def _store(self) -> Store:
+        """The cache writer, made when a module is first parsed or checked (a warm run has none)."""
+        from toolcall_mypy.store import Store
+
+        write, tokens, log = self._settings.cache, self._tokens, self._log
+        return Store(write=write, deferred=_HAS_FINISH_HOOK, tokens=tokens, settings=self._digest, log=log)
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return self._function_hooks.get(fullname)
@@ -121,20 +136,25 @@ class ToolcallPlugin(Plugin):
         if not ctx.path.endswith(".py"):
             return None
         handled = self._settings.handles(ctx.id)
-        if handled and not installed(ctx.path):
-            self._store.sweep(ctx.path, self._settings.handles, ctx.id)
+        writes = handled and self._settings.cache
+        if writes and not installed(ctx.path):
+            self._orphans.sweep(ctx.path, self._settings.handles, ctx.id)
         if handled and not ctx.is_check:
             self._finish(ctx.id, ctx.path, self._trees.get(ctx.id))
-        token = self._store.token(ctx.path) if handled else None
+        token = self._tokens.token(ctx.path) if writes else None
         return [self._digest, *(token or ())]
 
     def _bare_tool(self, ctx: FunctionContext) -> Type:
         if isinstance(ctx.context, Decorator):  # not the factory call tool(name=...)
+            from toolcall_mypy.decorator import bare_tool
+
             self._tool(ctx.api, ctx.context, bare_tool(ctx.context))
         return ctx.default_return_type
 
     def _tool_call(self, ctx: MethodContext) -> Type:
         if isinstance(ctx.context, Decorator):
+            from toolcall_mypy.decorator import tool_call
+
             self._tool(ctx.api, ctx.context, tool_call(ctx.context))
         return ctx.default_return_type
 
@@ -142,6 +162,8 @@ class ToolcallPlugin(Plugin):
         checker = _checker(ctx.api)
         if checker is None or not isinstance(ctx.context, CallExpr) or not self._handles(checker):
             return ctx.default_return_type
+        from toolcall_mypy.decorator import provider_refs
+
         module = checker.tree.fullname
         refs, readable = provider_refs(ctx.context)
         if not readable:
@@ -173,7 +195,6 @@ class ToolcallPlugin(Plugin):
             report.name(api, problem, arguments.expression)
         if self._replayed(api, checker, decorator.func, arguments):
             return
-        # The analysis and the renderers are imported on the first tool: a warm run checks none.
         from toolcall_mypy.collect import collect_tool
 
         collected = collect_tool(
@@ -230,6 +251,9 @@ class ToolcallPlugin(Plugin):
 
     def _put_refused(self, module: str, path: str, func: FuncDef, name: str, found: tuple[Located, ...]) -> None:
         """Record a tool no schema describes, and why: the runtime then says so instead of "stale"."""
+        from toolcall import cache_format
+        from toolcall_mypy import reuse
+
         reasons = [report.text(f.finding) for f in found if f.finding.code in _REFUSALS]
         message = reasons[0] if reasons else "a parameter has no JSON schema"
         qualname = _qualname(func, module)
@@ -281,12 +305,15 @@ class ToolcallPlugin(Plugin):
 
         ``clean``: the analysis reported nothing about the tool.
         """
+        from toolcall_mypy import reuse
+
         digest = reuse.ir_sha256(tool)
         if not self._settings.strict and not self._settings.cache:
             return reuse.Checked(digest, sources, (), clean), None  # nothing would read what rendering gives
         recorded = None if local else self._store.recorded(module, path, tool.qualname, digest)
         if recorded is not None:
             return reuse.Checked(digest, sources, recorded, clean), None
+        from toolcall import cache_format
         from toolcall.render import render_variants  # not imported where every file is current
         from toolcall_mypy.strict_findings import strict_findings
 
@@ -323,6 +350,8 @@ class ToolcallPlugin(Plugin):
             return
         self._trees.pop(module, None)
         self._sources.pop(module, None)  # its tools are analysed: the parsed sources go (memory, on large projects)
+        from toolcall_mypy.decorator import unresolved_toolcall
+
         # Deleting a file needs proof that the module really has no tools: mypy
         # resolved its toolcall imports, and it is not an installed package's module.
         blind = tree is not None and unresolved_toolcall(tree)

@@ -34,32 +34,21 @@ them changed. Nothing here knows about mypy.
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
-import hashlib
 import os
-import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Final
+from typing import Any
 
-from toolcall import __version__, cache_format, ir
+from toolcall import cache_format
 from toolcall.findings import Finding
 from toolcall_mypy import reuse
+from toolcall_mypy.cache_files import cache_file, installed, locked
+from toolcall_mypy.tokens import Tokens
 
-if sys.platform != "win32":
-    import fcntl
-else:  # pragma: no cover - atomic replace alone on Windows
-    fcntl = None
-
-__all__ = ["TOKEN", "Store", "installed"]
-
-#: What the cache metadata of a tool module records besides its file's digest:
-#: a new toolcall release, cache layout or IR version makes mypy check every
-#: tool module again, which regenerates its file.
-TOKEN: Final = f"toolcall {__version__}; cache format {cache_format.CACHE_FORMAT}; ir {ir.SCHEMA_VERSION}"
+__all__ = ["Store"]
 
 
 @dataclass(frozen=True)
@@ -130,9 +119,16 @@ class Store:
     """The tool modules this process has checked, and their cache files."""
 
     def __init__(
-        self, *, write: bool, deferred: bool, settings: str = "", log: Callable[[str], None] | None = None
+        self,
+        *,
+        write: bool,
+        deferred: bool,
+        tokens: Tokens,
+        settings: str = "",
+        log: Callable[[str], None] | None = None,
     ) -> None:
         self._write_files = write
+        self._tokens = tokens  # each cache file's head and each source's byte digest, read once a run
         self._settings = settings  # the digest of the plugin's settings (reuse.analysis_digest)
         self._deferred = deferred
         self._log = log
@@ -140,11 +136,7 @@ class Store:
         self._parsed: set[str] = set()  # parsed since their last tool: start afresh
         self._files: dict[str, str] = {}  # source module -> its file, as the tools named them
         self._records: dict[str, tuple[tuple[int, int], dict[str, str | None]]] = {}  # file -> (stat, record)
-        self._digests: dict[str, tuple[tuple[int, int], str]] = {}  # file -> (stat, byte digest), for warm runs
-        self._swept: set[str] = set()  # directories whose orphaned cache files are gone
         self._found: dict[str, reuse.Previous | None] = {}  # module -> its file as first found (mypy < 2.4)
-        # cache file -> (its stat, digest, sealed head): a run reads each file's head once
-        self._heads: dict[str, tuple[tuple[int, int, int], str, dict[str, Any] | None]] = {}
 
     def parsed(self, module: str) -> None:
         """mypy parsed ``module`` (again): its next tool starts a fresh entry."""
@@ -234,96 +226,16 @@ class Store:
         self._modules.pop(module, None)
         self._parsed.discard(module)
         if may_delete and self._write_files and _is_source(path):
-            target = _cache_path(path)
+            target = Path(cache_file(path))
             if target.exists():
-                with _locked(target.parent):
+                with locked(str(target.parent)):
                     removed = cache_format.remove(target)
                 if removed and self._log is not None:
                     self._log(f"toolcall: removed {target} ({module} has no tools)")
 
     def stale_file(self, module: str, path: str) -> bool:
         """Whether ``module`` has a cache file but no tool seen since it was parsed."""
-        return self._current(module) is None and _is_source(path) and _cache_path(path).exists()
-
-    def token(self, path: str) -> list[str] | None:
-        """``[TOKEN, digest of the module's cache file, modules changed since]``, or ``None`` without a file.
-
-        The modules a tool's types come from are often not the module's
-        own; mypy checks it again when only such a module's docstrings
-        changed only if this token says so.
-        """
-        if not self._write_files or not _is_source(path):
-            return None
-        cache_file = _cache_path(path)
-        found = self._head(cache_file)
-        self._heads.pop(str(cache_file), None)  # the module's last reader in this run: keep no head for it
-        if found is None:
-            return None
-        digest, head = found
-        return [TOKEN, digest, *self._moved(head, path)]
-
-    def _head(self, cache_file: Path) -> tuple[str, dict[str, Any] | None] | None:
-        """A cache file's digest and sealed head (``None`` if unsealed), read once while its stat holds.
-
-        A sealed file's seal is the digest of all of it but the seal: hashing
-        it again would tell nothing more. ``None`` when there is no file.
-        """
-        try:
-            stat = os.stat(cache_file)
-        except OSError:
-            return None
-        key = (stat.st_mtime_ns, stat.st_size, stat.st_ino)
-        found = self._heads.get(str(cache_file))
-        if found is None or found[0] != key:
-            try:
-                data = cache_file.read_bytes()
-            except OSError:
-                return None
-            head = cache_format.sealed_head(data)
-            digest = str(head["content_sha256"]) if head is not None else hashlib.sha256(data).hexdigest()
-            found = self._heads[str(cache_file)] = (key, digest, head)
-        return found[1], found[2]
-
-    def _moved(self, head: dict[str, Any] | None, path: str) -> list[str]:
-        """The source modules a cache file's head records whose files no longer have the recorded digest."""
-        checked = head.get("checked") if head is not None else None
-        files = checked.get("files") if isinstance(checked, dict) else None
-        sources = head.get("sources") if head is not None else None
-        if not isinstance(files, dict) or not isinstance(sources, dict):
-            return ["unreadable"]
-        directory = os.path.dirname(path)
-        own = os.path.basename(path)  # mypy rechecks a module whose own source changed: no need to look
-        moved = []
-        for name, file in files.items():
-            if file == own:
-                continue
-            record = sources.get(name)
-            # Only the byte digest: a warm run must not tokenize every source (the token digest is for writing).
-            current = self._sha256(os.path.join(directory, file)) if isinstance(file, str) else None
-            if current is None or not isinstance(record, dict) or current != record.get("sha256"):
-                moved.append(name)
-        return moved
-
-    def sweep(self, path: str, handles: Callable[[str], bool], module: str) -> None:
-        """Remove the cache files in ``module``'s directory whose module file is gone (once per directory).
-
-        ``handles`` says which modules' files are ours to remove.
-        """
-        directory = os.path.dirname(path)
-        if not self._write_files or directory in self._swept:
-            return
-        self._swept.add(directory)
-        package = module if os.path.basename(path) == "__init__.py" else module.rpartition(".")[0]
-        for orphan in _orphans(Path(directory)):
-            name = f"{package}.{orphan.stem}" if package else orphan.stem
-            if orphan.stem == "__init__":
-                name = package
-            if not handles(name):
-                continue
-            with _locked(orphan.parent):
-                removed = cache_format.remove(orphan)
-            if removed and self._log is not None:
-                self._log(f"toolcall: removed {orphan} ({name} no longer exists)")
+        return self._current(module) is None and _is_source(path) and os.path.exists(cache_file(path))
 
     def _current(self, module: str) -> _Module | None:
         return None if module in self._parsed else self._modules.get(module)
@@ -332,18 +244,18 @@ class Store:
         """The module's state, started afresh (reading its file as it is now) if need be."""
         state = self._current(module)
         if state is None:
-            cache_file = _cache_path(path)
+            target = Path(cache_file(path))
             previous = None
             if self._write_files and not self._deferred:
                 # Before mypy 2.4 the file is rewritten after each tool: keep the bytes it had.
-                previous = reuse.read_previous(cache_file, module)
+                previous = reuse.read_previous(target, module)
             elif self._write_files:
-                head = self._head(cache_file)
+                head = self._tokens.head(str(target))
                 previous = reuse.previous_from_head(head[1], module) if head is not None else None
                 if previous is not None:
-                    previous.release(cache_file)  # written only once the module is checked: read entries then
+                    previous.release(target)  # written only once the module is checked: read entries then
             first = self._found.setdefault(module, previous) if not self._deferred else previous
-            state = self._modules[module] = _Module(cache_file, previous, found=first)
+            state = self._modules[module] = _Module(target, previous, found=first)
             self._parsed.discard(module)
         return state
 
@@ -363,7 +275,7 @@ class Store:
         entries = [state.entry(qualname, tool) for qualname, tool in ordered]
         checked = reuse.checked_block([(qualname, tool.checked) for qualname, tool in ordered], files, analysis)
         text = cache_format.dumps(cache_format.module_content(module, sources, entries, checked))
-        with _locked(state.cache_file.parent):
+        with locked(str(state.cache_file.parent)):
             changed = cache_format.write_atomic(state.cache_file, text)
         state.current = True  # only once written: a failed write is tried again
         state.untouched = False
@@ -398,22 +310,15 @@ class Store:
         return {"sha256": sha256, "tokens": tokens} if sha256 is not None and recorded["sha256"] == sha256 else None
 
     def _sha256(self, path: str) -> str | None:
-        """A file's byte digest, read again only when its size or mtime moved (many tool modules share a source)."""
+        """A file's byte digest: from its record when one was made for its stat, else read once a run."""
         try:
             stat = os.stat(path)
         except OSError:
             return None
-        key = (stat.st_mtime_ns, stat.st_size)
         record = self._records.get(path)
-        if record is not None and record[0] == key:
+        if record is not None and record[0] == (stat.st_mtime_ns, stat.st_size):
             return record[1]["sha256"]
-        found = self._digests.get(path)
-        if found is None or found[0] != key:
-            try:
-                found = self._digests[path] = (key, cache_format.source_sha256(Path(path).read_bytes()))
-            except OSError:
-                return None
-        return found[1]
+        return self._tokens.sha256(path)
 
     def _record(self, path: str) -> dict[str, str | None]:
         """A file's ``source_record``, read again only when its size or mtime moved (dmypy sees edits).
@@ -441,57 +346,11 @@ class Store:
         return {name: _relative(self._files[name], directory) for name in sources if not installed(self._files[name])}
 
 
-def installed(path: str) -> bool:
-    """Whether ``path`` is an installed package's file (under ``site-packages``): never ours to write."""
-    parts = path.replace("\\", "/").split("/")
-    return "site-packages" in parts or "dist-packages" in parts
-
-
-@functools.cache  # a run asks for each module's file many times (thousands of modules)
-def _cache_path(path: str) -> Path:
-    return cache_format.cache_path(path)
-
-
 @functools.cache  # each (source file, tool module directory) pair, once per run
 def _relative(file: str, directory: Path) -> str:
     """``file`` relative to the module's directory, as the ``checked`` record keeps it (``/``-separated)."""
     return Path(os.path.relpath(os.path.abspath(file), os.path.abspath(directory))).as_posix()
 
 
-def _orphans(directory: Path) -> list[Path]:
-    """The cache files in ``directory``'s ``__toolcall__`` whose module file is gone."""
-    try:
-        names = os.listdir(directory / cache_format.CACHE_DIR)
-    except OSError:
-        return []
-    return [
-        directory / cache_format.CACHE_DIR / name
-        for name in sorted(names)
-        if name.endswith(".json") and not name.startswith(".") and not (directory / f"{name[:-5]}.py").exists()
-    ]
-
-
 def _is_source(path: str) -> bool:
     return path.endswith(".py")
-
-
-@contextlib.contextmanager
-def _locked(directory: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``directory`` (created if missing) while the block runs."""
-    if fcntl is None:  # no fcntl on Windows
-        yield  # type: ignore[unreachable, unused-ignore]
-        return
-    while True:
-        directory.mkdir(parents=True, exist_ok=True)
-        fd = os.open(directory, os.O_RDONLY)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-            try:
-                same = os.path.samestat(os.fstat(fd), os.stat(directory))
-            except FileNotFoundError:
-                same = False  # removed while we waited: lock the new one
-            if same:
-                yield
-                return
-        finally:
-            os.close(fd)  # releases the lock
