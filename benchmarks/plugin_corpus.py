@@ -15,7 +15,9 @@ Anthropic strict mode's moved bounds would). It then runs ``python -m mypy
 - cold, with current cache files: a fresh ``--cache-dir``, the files of an
   earlier plugin run in place (a checkout that commits them);
 - warm, nothing changed: each configuration's own persistent
-  ``--cache-dir``, filled by one run before the rounds.
+  ``--cache-dir``, filled by one run before the rounds, in a copy of the
+  project that the cold runs do not touch (they delete and write every
+  schema cache file, which a warm run rightly sees as a change).
 
 One round runs the three cold runs (plain, plugin with no files, plugin with
 current files) and then the two warm runs, each group rotated by the round
@@ -50,6 +52,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import dataclasses
 import json
 import os
 import platform
@@ -178,10 +181,14 @@ def rotated(items: Sequence[str], shift: int) -> list[str]:
 def measure(project: Project, rounds: int, *, log: bool) -> dict[str, list[Sample]]:
     """Every run kind ``rounds`` times, interleaved, after one warm-up run per configuration."""
     root = project.root
+    # The warm runs get a copy of the project of their own: the cold runs with no
+    # files delete and write every schema cache file, which for a warm run is a change.
+    unchanged = dataclasses.replace(project, root=root.with_name(f"{root.name}-warm"))
+    shutil.copytree(root, unchanged.root)
     configs = {PLAIN_WARM: project.plain, PLUGIN_WARM: project.plugin}
-    warm = {PLAIN_WARM: root / "warm-plain", PLUGIN_WARM: root / "warm-plugin"}
+    warm = {PLAIN_WARM: unchanged.root / "warm-plain", PLUGIN_WARM: unchanged.root / "warm-plugin"}
     for label in WARM:  # fills each warm cache; the plugin's also writes the schema cache files
-        sample = run_mypy(project, configs[label], warm[label])
+        sample = run_mypy(unchanged, configs[label], warm[label])
         if log:
             print(f"  warm-up {label.split(',')[0]}: {sample.wall:.1f} s", file=sys.stderr, flush=True)
     samples: dict[str, list[Sample]] = {label: [] for label in (*COLD, *WARM)}
@@ -191,7 +198,7 @@ def measure(project: Project, rounds: int, *, log: bool) -> dict[str, list[Sampl
             if label == NO_FILES:
                 remove_schema_caches(root)
             if label in WARM:
-                sample = run_mypy(project, configs[label], warm[label])
+                sample = run_mypy(unchanged, configs[label], warm[label])
             else:
                 cache = root / f"cold-{number}"
                 sample = run_mypy(project, project.plain if label == PLAIN_COLD else project.plugin, cache)
@@ -203,6 +210,7 @@ def measure(project: Project, rounds: int, *, log: bool) -> dict[str, list[Sampl
                     file=sys.stderr,
                     flush=True,
                 )
+    shutil.rmtree(unchanged.root)
     return samples
 
 
