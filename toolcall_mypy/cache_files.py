@@ -3,6 +3,7 @@
 Everything here runs on warm runs too, for every module mypy reports on,
 so it imports neither the IR nor the cache format: paths are strings, and
 a file is only read or removed by the callers that need its content.
+In a frozen run (``toolcall_mypy.frozen_check``) the orphans are recorded, not removed.
 """
 
 from __future__ import annotations
@@ -78,6 +79,12 @@ class Orphans:
                 self._remove(os.path.join(directory, CACHE_DIR, f"{stem}.json"), name)
 
     def _remove(self, orphan: str, module: str) -> None:
+        from toolcall_mypy.frozen_check import active_frozen
+
+        frozen = active_frozen()
+        if frozen is not None:
+            frozen.delete(orphan, module, gone=True)
+            return
         from pathlib import Path
 
         from toolcall.cache_format import remove

@@ -29,7 +29,9 @@ in the same order, from the same sources, leaves its file as it is.
 Each tool names the modules its schema comes from (its own, and those of
 its types), with their files; the file records each one's digests
 (``cache_format.source_record``), so the runtime can tell when any of
-them changed. Nothing here knows about mypy.
+them changed. In a frozen run (``toolcall_mypy.frozen_check``) the store writes
+and deletes nothing, and tells the run's ``Frozen`` what it would do. Nothing
+here knows about mypy.
 """
 
 from __future__ import annotations
@@ -46,6 +48,7 @@ from toolcall import cache_format
 from toolcall.findings import Finding
 from toolcall_mypy import reuse
 from toolcall_mypy.cache_files import cache_file, installed, locked
+from toolcall_mypy.frozen_check import active_frozen
 from toolcall_mypy.tokens import Tokens
 
 __all__ = ["Store"]
@@ -137,6 +140,7 @@ class Store:
         self._files: dict[str, str] = {}  # source module -> its file, as the tools named them
         self._records: dict[str, tuple[tuple[int, int], dict[str, str | None]]] = {}  # file -> (stat, record)
         self._found: dict[str, reuse.Previous | None] = {}  # module -> its file as first found (mypy < 2.4)
+        self._frozen = active_frozen()  # a frozen run: record what would be written, write nothing
 
     def parsed(self, module: str) -> None:
         """mypy parsed ``module`` (again): its next tool starts a fresh entry."""
@@ -227,7 +231,9 @@ class Store:
         self._parsed.discard(module)
         if may_delete and self._write_files and _is_source(path):
             target = Path(cache_file(path))
-            if target.exists():
+            if self._frozen is not None:
+                self._frozen.delete(str(target), module, gone=False)
+            elif target.exists():
                 with locked(str(target.parent)):
                     removed = cache_format.remove(target)
                 if removed and self._log is not None:
@@ -269,12 +275,19 @@ class Store:
         analysis = reuse.analysis_digest(self._settings)
         if state.unchanged(ordered, sources, files, analysis):
             state.current = True
+            if self._frozen is not None:
+                self._frozen.keep(str(state.cache_file))
             if self._log is not None:
                 self._log(f"toolcall: kept {state.cache_file} ({len(ordered)} tools, each as checked before)")
             return
         entries = [state.entry(qualname, tool) for qualname, tool in ordered]
         checked = reuse.checked_block([(qualname, tool.checked) for qualname, tool in ordered], files, analysis)
         text = cache_format.dumps(cache_format.module_content(module, sources, entries, checked))
+        if self._frozen is not None:
+            # The file stays as found, so ``previous`` stays what it holds (no ``written``).
+            self._frozen.write(str(state.cache_file), module, text)
+            state.current = True
+            return
         with locked(str(state.cache_file.parent)):
             changed = cache_format.write_atomic(state.cache_file, text)
         state.current = True  # only once written: a failed write is tried again
