@@ -25,7 +25,7 @@ python=$(venv_for "$lowest_python" dev "mypy$lowest" "mypy==$lowest")
 PATH="$(dirname "$python"):$PATH" "$python" -m pytest -q tests/test_plugin_analysis.py tests/test_plugin_config.py \
   tests/test_plugin_incremental.py tests/test_plugin_reuse.py tests/test_typing.py tests/test_cache_loader.py \
   tests/test_plugin_dependencies.py tests/test_plugin_surrogates.py tests/test_plugin_field_findings.py \
-  tests/test_cache_freshness.py test-data \
+  tests/test_cache_freshness.py tests/test_cli_check.py test-data \
   || { echo "the plugin failed on mypy $lowest"; exit 1; }
 bin=$(dirname "$first")
 echo "== ruff"

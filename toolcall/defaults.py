@@ -24,7 +24,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Final, Union
 
-from toolcall import bounds, ir
+from toolcall import bounds, ir, messages
 from toolcall.findings import DEFAULT, Finding
 
 __all__ = [
@@ -83,7 +83,7 @@ def default_for(
     try:
         converted = json_of(value)
     except NotJson as exc:
-        return Defaulted(None, (where.finding(f"the default {exc} is not JSON, so the schema omits it; {_FIX}"),))
+        return Defaulted(None, (where.finding(messages.default_not_json(str(exc))),))
     return _fit_and_report(converted, node, defs or {}, where)
 
 
@@ -100,9 +100,6 @@ def json_default(
     if value is None:
         return Defaulted(None)
     return _fit_and_report(value, node, defs or {}, _Where(tool, parameter, path))
-
-
-_FIX: Final = "use a str, int, float, bool, list or str-keyed dict default, or None and set the value in the body"
 
 
 def json_of(value: object) -> ir.JsonValue:
@@ -127,8 +124,7 @@ def json_of(value: object) -> ir.JsonValue:
 
 
 def _short_repr(value: object) -> str:
-    text = repr(value)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return messages.shorten(repr(value))
 
 
 def _fit_and_report(

@@ -146,10 +146,9 @@ def _mark(fn: _G, name: str | None, description: str | None, thread: bool) -> _G
     if code.co_flags & CO_VARARGS:
         star = _star_args(fn)
         if star is not None:
-            raise TypeError(
-                f"{where}: *{star} cannot be sent by a model (tool arguments are named); "
-                "replace it with a list parameter"
-            )
+            from toolcall.messages import star_args  # only on this error: not at start-up
+
+            raise TypeError(f"{where}: {star_args(star)}")
     if description is not None and not isinstance(description, str):
         raise TypeError(f"{where}: @tool(description=...) takes a str")
     definition = ToolDefinition(fn, tool_name, description, thread)

@@ -13,7 +13,8 @@ from typing import Final
 
 from mypy.nodes import TypeInfo
 
-from toolcall.docstrings import attribute_docs, description_of
+from toolcall import descriptions
+from toolcall.docstrings import attribute_docs
 from toolcall_mypy import source_docs
 from toolcall_mypy.source_names import ModuleSource, Sources
 from toolcall_mypy.source_syntax import Bindings, Src
@@ -64,10 +65,10 @@ def class_source(sources: Sources, info: TypeInfo) -> ClassSource | None:
 
 
 def class_description(sources: Sources, info: TypeInfo) -> str | None:
-    """The description of the class's own docstring (runtime ``class_description``)."""
+    """The description of the class's own docstring (``toolcall.descriptions.class_description``)."""
     found = class_source(sources, info)
     doc = source_docs.class_docstring(found[1]) if found is not None else info.defn.docstring
-    return description_of(doc) or None
+    return descriptions.class_description(doc)
 
 
 def typeddict_lineage(own: ClassSource) -> list[ClassSource]:

@@ -1,11 +1,13 @@
 """A ``@tool`` function as mypy analyzed it → the tool's IR and its located findings.
 
-The same rules as the runtime's ``toolcall/introspect/signature.py``:
-parameters in signature order (``*args`` refused, ``**kwargs: T`` extra
-properties, injected parameters kept out of schemas, an unannotated one
-``{}``); descriptions, first that exists wins: ``Param(description=...)``, the
-docstring entry, the declared class's docstring (also through ``X | None``);
-defaults by the shared default rules; the return type best effort. Nothing
+The same rules as the runtime's ``toolcall/introspect/signature.py``, shared
+with it (``toolcall.tool_rules``, ``toolcall.descriptions``); the facts come
+from mypy's ``FuncDef`` and the source. Parameters in signature order
+(``*args`` refused, ``**kwargs: T`` extra properties, injected parameters
+kept out of schemas, an unannotated one ``{}``); descriptions, first that
+exists wins: ``Param(description=...)``, the docstring entry, the declared
+class's docstring (also through ``X | None``); defaults by the shared
+default rules; the return type best effort. Nothing
 is reported here: each finding comes with the node the hook layer reports it
 at (the parameter, its default, or the function for tool-level findings),
 and a finding about a class's field with that field's site (``sites``).
@@ -43,10 +45,18 @@ from mypy.types import (
     get_proper_type,
 )
 
-from toolcall import ir
+from toolcall import ir, messages
+from toolcall.descriptions import parameter_description
 from toolcall.docstrings import ParsedDocstring, parse_docstring
-from toolcall.findings import FIX_HINT, PARAM, TYPE, Finding
-from toolcall.introspect.refs import fold, fold_defs
+from toolcall.findings import PARAM, TYPE, Finding
+from toolcall.tool_rules import (
+    assemble_tool,
+    claimed,
+    injected_parameter,
+    is_required,
+    stray_entries,
+    unannotated_parameter,
+)
 from toolcall_mypy import source_docs, source_metadata
 from toolcall_mypy.defaults import default_outcome, from_expression
 from toolcall_mypy.sites import FieldSite
@@ -56,7 +66,6 @@ from toolcall_mypy.types import NoSchema, Walker
 
 __all__ = ["Collected", "Located", "collect_tool"]
 
-_UNANNOTATED: Final = "has no annotation, so its schema is {} (any JSON value); annotate it"
 _INJECTED_NAMES: Final = frozenset({"Injected", "toolcall.Injected", "toolcall.params.Injected"})
 _ANNOTATED_NAMES: Final = frozenset({"Annotated", "typing.Annotated", "typing_extensions.Annotated"})
 
@@ -118,8 +127,7 @@ class _Tool:
         site: FieldSite | None = None,
     ) -> None:
         for finding in found:
-            claimed = dataclasses.replace(finding, tool=self.name, parameter=finding.parameter or parameter)
-            self.findings.append(Located(claimed, context, site))
+            self.findings.append(Located(claimed(finding, self.name, parameter), context, site))
 
     def claim(self, context: Context, parameter: str) -> None:
         """Take the walker's findings so far, attributed to ``parameter``."""
@@ -179,7 +187,8 @@ def _collect(
         parameter = _parameter(state, argument, arg_type)
         if parameter is not None:
             parameters.append(parameter)
-    state.add(_stray_entries(state), func if context is None else context)
+    names = {argument.variable.name for argument in func.arguments}
+    state.add(stray_entries(state.doc.params, names), func if context is None else context)
     returns = _returns(state, signature)
     tool = None if state.refused else _assemble(state, module, description, parameters, returns)
     return tool, tuple(state.findings)
@@ -222,15 +231,15 @@ def _parameter(state: _Tool, argument: Argument, arg_type: Type | None) -> ir.Pa
         return None
     kind = _kind(argument)
     assert kind is not None
-    required = not argument.kind.is_optional() and kind != "var_keyword"
+    required = is_required(argument.kind.is_optional(), kind)
     entry = state.doc.params.get(name)
     if argument.type_annotation is None or arg_type is None:
-        state.add([Finding(PARAM, _UNANNOTATED, parameter=name)], argument)
-        return ir.Parameter(name, kind, ir.AnyType("unannotated"), required, None, entry)
+        parameter, finding = unannotated_parameter(name, kind, required, entry)
+        state.add([finding], argument)
+        return parameter
     written = _written(state, name)
     if _injected(argument, written):
-        # An injected value never reaches a schema, so its type may be anything (a connection, a client).
-        return ir.Parameter(name, kind, ir.AnyType("any"), required, None, None, injected=True)
+        return injected_parameter(name, kind, required)
     try:
         node = state.walker.walk(arg_type, written)
     except NoSchema as exc:
@@ -240,21 +249,21 @@ def _parameter(state: _Tool, argument: Argument, arg_type: Type | None) -> ir.Pa
         return None
     state.claim(argument, name)
     default = _default(state, argument, node) if argument.kind.is_optional() else None
-    return ir.Parameter(name, kind, node, required, default, _description(state.walker, written, node, entry))
+    description = parameter_description(source_metadata.declared_description(written), entry, node, state.walker.defs)
+    return ir.Parameter(name, kind, node, required, default, description)
 
 
 def _refusal(state: _Tool, argument: Argument, arg_type: Type | None) -> Finding | None:
     """Why the runtime refuses the function because of this parameter, or ``None``."""
     name = argument.variable.name
     if argument.kind == ARG_STAR:
-        message = f"*{name} cannot be sent by a model (tool arguments are named); replace it with a list parameter"
-        return Finding(PARAM, message, parameter=name)
+        return Finding(PARAM, messages.star_args(name), parameter=name)
     unpacks = isinstance(state.signature, CallableType) and state.signature.unpack_kwargs
     if argument.kind == ARG_STAR2 and unpacks and arg_type is not None:
         # As at run time: **kwargs: Unpack[TD] names its keys, which this IR does not model.
         unpacked = get_proper_type(arg_type)
         label = unpacked.fallback.type.fullname if isinstance(unpacked, TypedDictType) else str(unpacked)
-        return Finding(TYPE, f"Unpack[{label}] has no JSON schema; {FIX_HINT}", parameter=name)
+        return Finding(TYPE, messages.no_schema(f"Unpack[{label}]"), parameter=name)
     return None
 
 
@@ -301,37 +310,6 @@ def _injected(argument: Argument, written: Src | None) -> bool:
     )
 
 
-def _description(walker: Walker, written: Src | None, node: ir.TypeNode, entry: str | None) -> str | None:
-    declared = source_metadata.declared_description(written)
-    if declared is not None:
-        return declared or None
-    if entry is not None:
-        return entry
-    return _class_description(walker, node)
-
-
-def _class_description(walker: Walker, node: ir.TypeNode) -> str | None:
-    if isinstance(node, ir.UnionType):
-        options = [o for o in node.options if o != ir.Primitive("none")]
-        if len(options) != 1:
-            return None
-        node = options[0]
-    if isinstance(node, ir.RefType):
-        node = walker.defs.get(node.name, node)
-    if isinstance(node, (ir.ObjectType, ir.EnumType)):
-        return node.description
-    return None
-
-
-def _stray_entries(state: _Tool) -> list[Finding]:
-    names = {argument.variable.name for argument in state.func.arguments}
-    return [
-        Finding(PARAM, f"the docstring documents {entry!r}, which is not a parameter; fix or remove the entry")
-        for entry in state.doc.params
-        if entry not in names
-    ]
-
-
 def _returns(state: _Tool, signature: object) -> ir.TypeNode | None:
     """The return type's node, best effort: no findings, ``None`` when there is none or no schema describes it."""
     if not isinstance(signature, CallableType) or not _has_return_annotation(state):
@@ -374,20 +352,16 @@ def _assemble(
     parameters: list[ir.Parameter],
     returns: ir.TypeNode | None,
 ) -> ir.Tool:
-    defs = fold_defs(state.walker.defs)
-    if defs:  # without definitions, folding would only rebuild equal nodes
-        bodies = {body: def_name for def_name, body in defs.items()}
-        parameters = [dataclasses.replace(p, type=fold(p.type, bodies)) for p in parameters]
-        returns = None if returns is None else fold(returns, bodies)
     fullname = state.func.fullname
     qualname = fullname[len(module) + 1 :] if fullname.startswith(module + ".") else state.func.name
-    return ir.Tool(
+    return assemble_tool(
         name=state.name,
         module=module,
         qualname=qualname,
-        description=description if description is not None else state.doc.description,
-        parameters=tuple(parameters),
-        defs=tuple(ir.Definition(def_name, body) for def_name, body in defs.items()),
+        description=description,
+        documented=state.doc.description,
+        parameters=parameters,
+        defs=state.walker.defs,
         returns=returns,
-        providers=tuple(state.walker.providers_used),
+        providers=state.walker.providers_used,
     )

@@ -3,30 +3,28 @@
 ``__toolcall_schema__`` is read from the class body that defines it (a JSON
 literal, so the plugin can read it); the providers the module names in
 ``use_types(...)`` are imported, as they must be where mypy runs, and asked
-the same ``resolve(fullname, args)`` the runtime asks.
+the same ``resolve(fullname, args)`` the runtime asks. The answers are
+checked by the runtime's rules (``toolcall.custom_schemas``).
 """
 
 from __future__ import annotations
 
 import ast
-import math
 from collections.abc import Callable
-from typing import Final
 
 from mypy.nodes import TypeInfo
 from mypy.types import Instance, NoneType, Type, get_proper_type
 
-from toolcall import ir
+from toolcall import ir, messages
 from toolcall.custom import COERCE_ATTRIBUTE, SCHEMA_ATTRIBUTE, TypeProvider, class_ref, provider_instance, resolve_ref
+from toolcall.custom_schemas import NONE_ARGUMENT, provider_coerces, schema_text
 from toolcall.defaults import NotJson
 from toolcall_mypy import classes
-from toolcall_mypy.defaults import Env, Unreadable, from_ast, short
+from toolcall_mypy.defaults import Env, Unreadable, from_ast
 from toolcall_mypy.source_names import Sources
 from toolcall_mypy.source_syntax import Src
 
 __all__ = ["Providers", "self_described"]
-
-_JSON_SCHEMA: Final = "must be a JSON-literal dict (str keys; str, int, float, bool, None, lists and dicts)"
 
 
 def self_described(
@@ -46,10 +44,11 @@ def self_described(
         schema = from_ast(Src(value, found[0]), env)
     except (NotJson, Unreadable):
         schema = None
-    if not isinstance(schema, dict):
-        raise fail(f"{where} {_JSON_SCHEMA}, got {short(ast.unparse(value))}")
+    text = schema_text(schema)
+    if text is None:
+        raise fail(messages.not_json_schema(where, messages.shorten(ast.unparse(value))))
     coerce = any(COERCE_ATTRIBUTE in klass.names for klass in info.mro)
-    return ir.CustomType(classes.info_ref(info), ir.canonical_json(schema), None, coerce)
+    return ir.CustomType(classes.info_ref(info), text, None, coerce)
 
 
 class Providers:
@@ -72,12 +71,12 @@ class Providers:
                 raise fail(f"{ref} failed to describe {fullname}: {type(exc).__name__}: {exc}") from None
             if schema is None:
                 continue
-            if not isinstance(schema, dict) or not _is_json(schema):
-                raise fail(f"{ref.replace(':', '.')}.resolve({fullname!r}) {_JSON_SCHEMA}, got {schema!r}")
-            coerce = getattr(provider, "coerce", None) is not TypeProvider.coerce
+            text = schema_text(schema)
+            if text is None:
+                raise fail(messages.not_json_schema(f"{ref.replace(':', '.')}.resolve({fullname!r})", repr(schema)))
             if ref not in self.used:
                 self.used.append(ref)
-            return ir.CustomType(classes.info_ref(p.type), ir.canonical_json(schema), ref, coerce, args)
+            return ir.CustomType(classes.info_ref(p.type), text, ref, provider_coerces(provider), args)
         return None
 
     def _providers(self) -> list[tuple[str, type[TypeProvider]]]:
@@ -102,19 +101,7 @@ def _type_fullname(t: Type) -> str:
     """A type argument's full name as providers receive it (``"builtins.int"``)."""
     p = get_proper_type(t)
     if isinstance(p, NoneType):
-        return "builtins.None"
+        return NONE_ARGUMENT
     if isinstance(p, Instance):
         return p.type.fullname
     return str(p)
-
-
-def _is_json(value: object) -> bool:
-    if value is None or isinstance(value, (bool, int, str)):
-        return True
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, list):
-        return all(_is_json(item) for item in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _is_json(v) for k, v in value.items())
-    return False

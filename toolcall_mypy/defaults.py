@@ -57,17 +57,15 @@ from mypy.nodes import (
 from toolcall import ir
 from toolcall.defaults import Defaulted, NotJson, json_default
 from toolcall.findings import DEFAULT, Finding
+from toolcall.messages import default_not_json, shorten
+from toolcall.type_rules import MAX_DEPTH
 from toolcall_mypy import surrogates
 from toolcall_mypy.source_files import strings_at
 from toolcall_mypy.source_names import ModuleSource, Sources, assigned_value
 from toolcall_mypy.source_syntax import FINAL, Src
 
-__all__ = ["Env", "Inexact", "Unreadable", "default_outcome", "from_ast", "from_expression", "short"]
+__all__ = ["Env", "Inexact", "Unreadable", "default_outcome", "from_ast", "from_expression"]
 
-#: How to fix a default JSON cannot carry (the runtime's wording, toolcall/defaults.py).
-NOT_JSON_FIX: Final = (
-    "use a str, int, float, bool, list or str-keyed dict default, or None and set the value in the body"
-)
 UNREADABLE_FIX: Final = "use a literal, a Final constant or an Enum member (or None, and set the value in the body)"
 _SURROGATE_FIX: Final = "write it as a string literal in the def, or without lone surrogates"
 _CONSTANT_NAMES: Final = {"math.nan": "nan", "math.inf": "inf", "builtins.None": None}
@@ -100,7 +98,6 @@ _AST_BINARY: Final[dict[type[ast.operator], str]] = {
     ast.BitXor: "^",
 }
 _MAX_SHIFT: Final = 4096  # exponents and shifts beyond this are not folded (no huge numbers at check time)
-_MAX_DEPTH: Final = 32
 
 
 class Unreadable(Exception):
@@ -138,8 +135,7 @@ def default_outcome(
     try:
         value = evaluate()
     except NotJson as exc:
-        message = f"the default {exc} is not JSON, so the schema omits it; {NOT_JSON_FIX}"
-        return Defaulted(None, (Finding(DEFAULT, message, tool, parameter, path),))
+        return Defaulted(None, (Finding(DEFAULT, default_not_json(str(exc)), tool, parameter, path),))
     except Inexact as exc:
         return Defaulted(None, (Finding(DEFAULT, str(exc), tool, parameter, path),))
     except Unreadable as exc:
@@ -148,18 +144,13 @@ def default_outcome(
     return json_default(value, node, defs, tool=tool, parameter=parameter, path=path)
 
 
-def short(text: str) -> str:
-    """``text`` cut to 60 characters, as the runtime shortens reprs."""
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
 # -- mypy expressions (parameter initializers) --------------------------------------------------
 
 
 def from_expression(expr: Expression, env: Env, depth: int = 0) -> ir.JsonValue:
     """The JSON value of an analyzed initializer; raises ``NotJson`` or ``Unreadable``."""
-    if depth > _MAX_DEPTH:
-        raise Unreadable(short(text_of(expr)))
+    if depth > MAX_DEPTH:
+        raise Unreadable(shorten(text_of(expr)))
     if isinstance(expr, IntExpr):
         return expr.value
     if isinstance(expr, StrExpr):
@@ -167,11 +158,11 @@ def from_expression(expr: Expression, env: Env, depth: int = 0) -> ir.JsonValue:
     if isinstance(expr, FloatExpr):
         return _finite(expr.value)
     if isinstance(expr, (BytesExpr, ComplexExpr, EllipsisExpr, LambdaExpr)):
-        raise NotJson(f"{short(text_of(expr))} (a {_KIND_NAMES[type(expr)]})")
+        raise NotJson(f"{shorten(text_of(expr))} (a {_KIND_NAMES[type(expr)]})")
     if isinstance(expr, (ListExpr, TupleExpr)):
         return [from_expression(item, env, depth + 1) for item in expr.items]
     if isinstance(expr, SetExpr):
-        raise NotJson(f"{short(text_of(expr))} (a set)")
+        raise NotJson(f"{shorten(text_of(expr))} (a set)")
     if isinstance(expr, DictExpr):
         return _dict_from_expression(expr, env, depth)
     if isinstance(expr, UnaryExpr):
@@ -188,7 +179,7 @@ def from_expression(expr: Expression, env: Env, depth: int = 0) -> ir.JsonValue:
         return env.enum_member(expr.expr.node, expr.name)
     if isinstance(expr, RefExpr):
         return _reference(expr, env)
-    raise Unreadable(short(text_of(expr)))
+    raise Unreadable(shorten(text_of(expr)))
 
 
 def _string(expr: StrExpr, env: Env) -> str:
@@ -205,7 +196,7 @@ def _string(expr: StrExpr, env: Env) -> str:
             "write it as a string literal in the def, on a line of its own if another string there differs from it "
             "only in lone surrogates, or without lone surrogates"
         )
-        raise Inexact(surrogates.lost(f"the default {short(text_of(expr))}", "the schema omits it", fix))
+        raise Inexact(surrogates.lost(f"the default {shorten(text_of(expr))}", "the schema omits it", fix))
     return exact.pop()
 
 
@@ -221,10 +212,10 @@ def _dict_from_expression(expr: DictExpr, env: Env, depth: int) -> ir.JsonValue:
     keys: list[ir.JsonValue] = []
     for key, _ in expr.items:
         if key is None:
-            raise Unreadable(short(text_of(expr)))
+            raise Unreadable(shorten(text_of(expr)))
         keys.append(from_expression(key, env, depth + 1))
     if not all(isinstance(key, str) for key in keys):
-        raise NotJson(f"{short(text_of(expr))} (a dict with non-str keys)")
+        raise NotJson(f"{shorten(text_of(expr))} (a dict with non-str keys)")
     return {str(key): from_expression(value, env, depth + 1) for key, (_, value) in zip(keys, expr.items, strict=True)}
 
 
@@ -251,7 +242,7 @@ def _reference(expr: RefExpr, env: Env) -> ir.JsonValue:
     if isinstance(node, Var):
         return _variable_from_source(node.fullname, text_of(expr), env)
     kind = "class" if isinstance(node, TypeInfo) else "module" if isinstance(node, MypyFile) else "name"
-    raise NotJson(f"{short(text_of(expr))} (a {kind})") if kind != "name" else Unreadable(short(text_of(expr)))
+    raise NotJson(f"{shorten(text_of(expr))} (a {kind})") if kind != "name" else Unreadable(shorten(text_of(expr)))
 
 
 def _confirmed_constant(node: Var, env: Env) -> ir.JsonValue:
@@ -264,7 +255,7 @@ def _confirmed_constant(node: Var, env: Env) -> ir.JsonValue:
         written = None
     exact = surrogates.confirmed(value, written)
     if exact is None:
-        what = f"the default {node.name} ({short(repr(value))})"
+        what = f"the default {node.name} ({shorten(repr(value))})"
         raise Inexact(surrogates.unconfirmed(what, "the schema omits it", _SURROGATE_FIX))
     return exact
 
@@ -287,12 +278,12 @@ def _variable_from_source(fullname: str, text: str, env: Env) -> ir.JsonValue:
     where = env.sources.module(module)
     statement = where.single_binding(name) if where is not None else None
     if where is None or statement is None or statement.value is None:
-        raise Unreadable(f"{short(text)} (a variable that is not Final)")
+        raise Unreadable(f"{shorten(text)} (a variable that is not Final)")
     return from_ast(Src(statement.value, where), env)
 
 
 def _call_problem(expr: CallExpr) -> Exception:
-    text = short(text_of(expr))
+    text = shorten(text_of(expr))
     callee = expr.callee
     if isinstance(callee, RefExpr) and callee.fullname == "builtins.float" and len(expr.args) == 1:
         argument = expr.args[0]
@@ -371,8 +362,8 @@ def text_of(expr: Expression) -> str:
 def from_ast(src: Src, env: Env, depth: int = 0) -> ir.JsonValue:
     """The JSON value of an expression written in a module's source; raises ``NotJson`` or ``Unreadable``."""
     expr = src.expr
-    text = short(ast.unparse(expr))
-    if depth > _MAX_DEPTH:
+    text = shorten(ast.unparse(expr))
+    if depth > MAX_DEPTH:
         raise Unreadable(text)
     if isinstance(expr, ast.Constant):
         return _constant(expr.value, text)
@@ -411,10 +402,10 @@ def _constant(value: object, text: str) -> ir.JsonValue:
 
 def _dict_from_ast(src: Src, expr: ast.Dict, env: Env, depth: int) -> ir.JsonValue:
     if any(key is None for key in expr.keys):
-        raise Unreadable(short(ast.unparse(expr)))
+        raise Unreadable(shorten(ast.unparse(expr)))
     keys = [from_ast(src.at(key), env, depth + 1) for key in expr.keys if key is not None]
     if not all(isinstance(key, str) for key in keys):
-        raise NotJson(f"{short(ast.unparse(expr))} (a dict with non-str keys)")
+        raise NotJson(f"{shorten(ast.unparse(expr))} (a dict with non-str keys)")
     return {str(k): from_ast(src.at(v), env, depth + 1) for k, v in zip(keys, expr.values, strict=True)}
 
 
@@ -485,7 +476,7 @@ def _number(value: object) -> bool:
 
 def _unary(op: str, value: ir.JsonValue, text: str) -> ir.JsonValue:
     if not _number(value) or (op == "~" and not isinstance(value, int)):
-        raise Unreadable(short(text))
+        raise Unreadable(shorten(text))
     assert isinstance(value, (int, float))
     if op == "-":
         return -value
@@ -494,27 +485,27 @@ def _unary(op: str, value: ir.JsonValue, text: str) -> ir.JsonValue:
     if op == "~":
         assert isinstance(value, int)
         return ~value
-    raise Unreadable(short(text))
+    raise Unreadable(shorten(text))
 
 
 def _binary(op: str, left: ir.JsonValue, right: ir.JsonValue, text: str) -> ir.JsonValue:
     function = _BINARY.get(op)
     if function is None:
-        raise Unreadable(short(text))
+        raise Unreadable(shorten(text))
     if isinstance(left, str) and isinstance(right, str) and op == "+":
         return left + right
     if not (_number(left) and _number(right)):
-        raise Unreadable(short(text))
+        raise Unreadable(shorten(text))
     assert isinstance(left, (int, float))
     assert isinstance(right, (int, float))
     if op in ("**", "<<") and (abs(right) > _MAX_SHIFT or (op == "**" and abs(left) > 2**64)):
-        raise Unreadable(short(text))
+        raise Unreadable(shorten(text))
     try:
         result = function(left, right)
     except (ArithmeticError, ValueError, TypeError):
-        raise Unreadable(short(text)) from None
+        raise Unreadable(shorten(text)) from None
     if isinstance(result, float):
         return _finite(result)
     if isinstance(result, int):
         return result
-    raise Unreadable(short(text))
+    raise Unreadable(shorten(text))

@@ -12,17 +12,17 @@ whether mypy's parser replaced a lone surrogate there (``surrogates``).
 from __future__ import annotations
 
 import ast
-import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from mypy.nodes import TypeInfo, Var
 from mypy.types import Instance, get_proper_type
 
-from toolcall import ir
+from toolcall import ir, messages
 from toolcall.defaults import NotJson
+from toolcall.json_literals import is_json_scalar
 from toolcall_mypy import classes, surrogates
-from toolcall_mypy.defaults import Env, Unreadable, from_ast, short
+from toolcall_mypy.defaults import Env, Unreadable, from_ast
 from toolcall_mypy.source_names import Sources
 from toolcall_mypy.source_syntax import Src
 
@@ -81,13 +81,13 @@ class Enums:
         try:
             return self._member(info, member)[0]
         except Exception:  # the walker's failure, here only a reason the default cannot be read
-            raise Unreadable(short(f"{info.name}.{member}")) from None
+            raise Unreadable(messages.shorten(f"{info.name}.{member}")) from None
 
     def value_by_name(self, fullname: str, member: str) -> ir.JsonValue:
         """The value of a member of an Enum this walk met, by the class's full name; raises ``Unreadable``."""
         info = self._infos.get(fullname)
         if info is None:
-            raise Unreadable(short(f"{fullname.rpartition('.')[2]}.{member}"))
+            raise Unreadable(messages.shorten(f"{fullname.rpartition('.')[2]}.{member}"))
         return self.value(info, member)
 
     def _members(self, info: TypeInfo) -> list[tuple[str, ir.JsonScalar]]:
@@ -99,12 +99,9 @@ class Enums:
         return members
 
     def _checked(self, info: TypeInfo, member: str, value: ir.JsonValue, text: str) -> ir.JsonScalar:
-        if (isinstance(value, float) and math.isfinite(value)) or value is None or isinstance(value, (bool, int, str)):
+        if is_json_scalar(value):
             return value
-        raise self._fail(
-            f"enum {info.fullname} has the value {text} ({member}), which is not a JSON scalar; "
-            "give its members str or int values (e.g. a StrEnum)"
-        )
+        raise self._fail(messages.enum_value_not_scalar(info.fullname, text, member))
 
     def _member(self, info: TypeInfo, member: str) -> tuple[ir.JsonValue, str]:
         found = self._read(info).get(member)

@@ -17,6 +17,7 @@ import ast
 from dataclasses import dataclass
 from typing import Final, Union
 
+from toolcall.type_rules import QUALIFIERS as QUALIFIER_NAMES
 from toolcall_mypy.source_names import MAX_HOPS, ModuleSource, assigned_value
 
 __all__ = [
@@ -41,7 +42,7 @@ LITERAL: Final = frozenset({"typing.Literal", "typing_extensions.Literal"})
 UNION: Final = frozenset({"typing.Union", "typing_extensions.Union"})
 OPTIONAL: Final = frozenset({"typing.Optional", "typing_extensions.Optional"})
 QUALIFIERS: Final = frozenset(
-    f"{module}.{name}" for module in ("typing", "typing_extensions") for name in ("Required", "NotRequired", "ReadOnly")
+    f"{module}.{name}" for module in ("typing", "typing_extensions") for name in QUALIFIER_NAMES
 )
 TYPE_ALIAS: Final = frozenset({"typing.TypeAlias", "typing_extensions.TypeAlias"})
 TYPE_ALIAS_TYPE: Final = frozenset({"typing.TypeAliasType", "typing_extensions.TypeAliasType"})

@@ -2,9 +2,9 @@
 
 Fields in declaration order; a field's type is mypy's (type arguments
 applied), written as its class body annotates it. A field's description,
-first that exists wins: ``Param(description=...)``; its attribute
-docstring; its class docstring's attribute entry (a subclass's over its
-bases'). A dataclass field is in the object only if it is an ``__init__``
+first that exists wins (``toolcall.descriptions``): ``Param(description=...)``;
+its attribute docstring; its class docstring's attribute entry (a
+subclass's over its bases'). A dataclass field is in the object only if it is an ``__init__``
 parameter (``InitVar`` included); only plain defaults are emitted, never a
 ``default_factory``'s.
 """
@@ -29,7 +29,8 @@ from mypy.types import (
     has_type_vars,
 )
 
-from toolcall import ir
+from toolcall import ir, messages
+from toolcall.descriptions import field_description
 from toolcall.findings import TYPE
 from toolcall_mypy import classes, source_metadata, source_names
 from toolcall_mypy.classes import Bindings, ClassSource
@@ -139,7 +140,7 @@ def _field(
 ) -> ir.Field:
     with w.field(name, site):
         if unannotated:
-            w.note(TYPE, "this field has no annotation, so any JSON value is accepted; annotate it")
+            w.note(TYPE, messages.UNANNOTATED_FIELD)
             node: ir.TypeNode = ir.AnyType("unannotated")
         else:
             node = w.walk(field_type, written)
@@ -150,8 +151,7 @@ def _field(
             w.record(outcome.findings)
             emitted = outcome.default
     declared = source_metadata.declared_description(written) if not unannotated else None
-    description = docs.get(name) if declared is None else (declared or None)
-    return ir.Field(name, node, required, emitted, description)
+    return ir.Field(name, node, required, emitted, field_description(declared, docs.get(name)))
 
 
 def _site(lineage: list[ClassSource], name: str, declared: Type | None) -> FieldSite | None:

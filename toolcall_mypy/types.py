@@ -2,10 +2,13 @@
 
 ``Walker.walk(type, src)`` walks an analyzed type together with the
 annotation written for it (``src``, from ``toolcall_mypy.source_syntax``; ``None``
-when the source cannot be read). The analyzed type decides what the type
-is; the written one adds what mypy drops: ``Annotated`` metadata, and which
-union members one ``Literal[...]`` listed (mypy flattens ``Literal["a", "b"]``
-into a union of single literals). Aliases are followed in both: a plain alias
+when the source cannot be read). The walker finds the facts in mypy's
+types; the rules that build nodes from them are the runtime's
+(``toolcall.type_rules``, ``toolcall.annotated``, ``toolcall.messages``).
+The analyzed type decides what the type is; the written one adds what mypy
+drops: ``Annotated`` metadata, and which union members one ``Literal[...]``
+listed (mypy flattens ``Literal["a", "b"]`` into a union of single
+literals). Aliases are followed in both: a plain alias
 is transparent, as at run time; a ``TypeAliasType``/``type`` alias and a
 recursive plain alias are keyed, so a recursion becomes ``$defs`` + ``$ref``
 under the runtime's naming rule (the alias's or class's ``__name__``, then
@@ -51,10 +54,11 @@ from mypy.types import (
     get_proper_type,
 )
 
-from toolcall import ir
-from toolcall.findings import FIX_HINT, TYPE, Finding
-from toolcall.introspect.metadata import SchemaError, apply_constraints
+from toolcall import ir, messages
+from toolcall.annotated import NO_CONSTRAINTS, ConstraintsUnfit, constrain
+from toolcall.findings import TYPE, Finding
 from toolcall.recursion import RecursionTracker
+from toolcall.type_rules import ARRAY_CLASSES, MAP_CLASSES, MAX_DEPTH, as_string_integer, literal_union, union_of
 from toolcall_mypy import classes, source_metadata, source_names, source_syntax, structs, surrogates
 from toolcall_mypy.classes import info_ref
 from toolcall_mypy.customtypes import Providers, self_described
@@ -63,22 +67,10 @@ from toolcall_mypy.sites import FieldSite, Noted
 from toolcall_mypy.source_names import ModuleSource, Sources
 from toolcall_mypy.source_syntax import LITERAL, Src
 
-__all__ = ["NoSchema", "Walker", "info_ref", "type_name", "union_of"]
+__all__ = ["NoSchema", "Walker", "info_ref", "type_name"]
 
-_MAX_DEPTH: Final = 32  # as at run time: far beyond any provider's nesting limit
 _MAX_HOPS: Final = 16
 _PRIMITIVES: Final = ir.PRIMITIVE_CLASSES  # full name -> primitive, the table the runtime reads too
-# mypy's full names of the runtime's container origins (typing.Sequence is also collections.abc.Sequence).
-_LISTS: Final = frozenset(
-    {"builtins.list", "typing.Sequence", "typing.MutableSequence", "typing.Collection", "typing.Iterable"}
-)
-_SETS: Final[dict[str, Literal["set", "frozenset"]]] = {
-    "builtins.set": "set",
-    "typing.MutableSet": "set",
-    "builtins.frozenset": "frozenset",
-    "typing.AbstractSet": "frozenset",
-}
-_MAPS: Final = frozenset({"builtins.dict", "typing.Mapping", "typing.MutableMapping"})
 _IMPLICIT_ANY: Final[dict[int, str]] = {
     TypeOfAny.unannotated: "this value has no annotation, so any JSON value is accepted; annotate it",
     TypeOfAny.from_omitted_generics: (
@@ -239,8 +231,8 @@ class Walker(RecursionTracker):
 
     def walk(self, t: Type, src: Src | None) -> ir.TypeNode:
         """The IR node of ``t`` written as ``src``; raises ``NoSchema`` when none describes it."""
-        if self._depth >= _MAX_DEPTH:
-            raise self.fail(f"{type_name(t)} nests more than {_MAX_DEPTH} levels deep; simplify the type")
+        if self._depth >= MAX_DEPTH:
+            raise self.fail(messages.nests_too_deep(type_name(t)))
         self._deepest = max(self._deepest, self._depth)
         self._depth += 1
         try:
@@ -250,7 +242,7 @@ class Walker(RecursionTracker):
             if meta.problems:
                 raise self.fail(meta.problems[0])
             if meta.injected:
-                raise self.fail("Injected marks a tool parameter; it cannot appear inside a type")
+                raise self.fail(messages.INJECTED_INSIDE_TYPE)
             node = self._node(t, src)
             if meta.string_integer:
                 node = self._string_integer(node, t)
@@ -260,18 +252,14 @@ class Walker(RecursionTracker):
 
     def _constrained(self, node: ir.TypeNode, constraints: ir.Constraints, t: Type, written: Src | None) -> ir.TypeNode:
         """``node`` with the constraints of its metadata; ``t`` or ``written`` names it when they cannot apply."""
-        if constraints is source_metadata.NO_CONSTRAINTS or constraints == source_metadata.NO_CONSTRAINTS:
+        if constraints is NO_CONSTRAINTS or constraints == NO_CONSTRAINTS:
             return node
         try:
-            return apply_constraints(node, constraints, "")
-        except SchemaError:
-            pass
-        # Unparsing the annotation costs more than applying constraints: done only for the message.
-        where = ast.unparse(written.expr) if written is not None else type_name(t)
-        try:
-            return apply_constraints(node, constraints, where)
-        except SchemaError as exc:
-            raise self.fail(str(exc)) from None
+            return constrain(node, constraints)
+        except ConstraintsUnfit as exc:
+            # Unparsing the annotation costs more than applying constraints: done only for the message.
+            where = ast.unparse(written.expr) if written is not None else type_name(t)
+            raise self.fail(messages.constraints_misfit(where, exc.constraints)) from None
 
     def _unwrap(self, t: Type, src: Src | None) -> tuple[Type, Src | None, list[tuple[Src, ...]]]:
         """Peel ``Annotated`` and follow transparent aliases, in the analyzed type and in the source alike."""
@@ -318,10 +306,10 @@ class Walker(RecursionTracker):
         if handler is not None:
             return handler(self, p, src)
         if isinstance(p, TypeType):
-            raise self.fail(f"{type_name(p)} is a class object, which JSON cannot carry; {FIX_HINT}")
+            raise self.fail(messages.not_carried(type_name(p), "a class object"))
         if isinstance(p, (CallableType, Overloaded)):
-            raise self.fail(f"{type_name(p)} is a callable, which JSON cannot carry; {FIX_HINT}")
-        raise self.fail(f"{type_name(p)} has no JSON schema; {FIX_HINT}")
+            raise self.fail(messages.not_carried(type_name(p), "a callable"))
+        raise self.fail(messages.no_schema(type_name(p)))
 
     def _alias(self, t: TypeAliasType, src: Src | None) -> ir.TypeNode:
         """A ``TypeAliasType``/``type`` alias (an object of its own at run time) or a recursive plain alias."""
@@ -350,11 +338,15 @@ class Walker(RecursionTracker):
         return self._literal([p])
 
     def _literal(self, items: list[Type], src: Src | None = None) -> ir.TypeNode:
-        """One ``Literal[...]``: plain values in one node, Enum members under their class (runtime ``_literal``).
+        """One ``Literal[...]``: plain values in one node, Enum members under their class (``literal_union``).
 
         ``src`` is the ``Literal[...]`` written for ``items``, when the source can be read.
         """
-        groups: dict[str | None, list[ir.JsonScalar]] = {}
+        members = self._literal_members(items, src)
+        return literal_union(members, lambda key, values: self.enums.node(self.enums.met(key), values))
+
+    def _literal_members(self, items: list[Type], src: Src | None) -> Iterator[tuple[str | None, ir.JsonScalar]]:
+        """The values of one ``Literal[...]``, each once (as ``typing.Literal`` keeps them), with its Enum's name."""
         seen: set[tuple[str, object]] = set()
         for index, item in enumerate(items):
             p = get_proper_type(item)
@@ -374,12 +366,7 @@ class Walker(RecursionTracker):
                     identity = (type(value).__name__, value)
             if identity not in seen:
                 seen.add(identity)
-                groups.setdefault(key, []).append(value)
-        nodes = tuple(
-            ir.LiteralType(tuple(values)) if key is None else self.enums.node(self.enums.met(key), tuple(values))
-            for key, values in groups.items()
-        )
-        return union_of(nodes)
+                yield key, value
 
     def _literal_scalar(self, p: LiteralType, src: Src | None = None, index: int = 0, count: int = 1) -> ir.JsonScalar:
         """A plain literal's value; a str mypy may have changed (``surrogates``) as ``src`` writes it.
@@ -387,7 +374,7 @@ class Walker(RecursionTracker):
         ``src`` is the ``Literal[...]`` that lists ``count`` values, this one at ``index``.
         """
         if p.fallback.type.fullname == "builtins.bytes":
-            raise self.fail(f"Literal value {p.value!r} is not a JSON scalar; use str, int, float, bool or None")
+            raise self.fail(messages.literal_not_scalar(p.value))
         value = p.value
         assert isinstance(value, (str, int, float, bool))
         if isinstance(value, str) and surrogates.suspect(value):
@@ -444,9 +431,7 @@ class Walker(RecursionTracker):
             return union_of(tuple(self.walk(value, None) for value in p.values))
         bound = get_proper_type(p.upper_bound)
         if isinstance(bound, Instance) and bound.type.fullname == "builtins.object" and not self._bound_written(p):
-            self.note(
-                TYPE, f"TypeVar {p.name} has no bound, so any JSON value is accepted; give it a bound or constraints"
-            )
+            self.note(TYPE, messages.unbound_typevar(p.name))
             return ir.AnyType("typevar")
         return self.walk(p.upper_bound, None)
 
@@ -493,15 +478,15 @@ class Walker(RecursionTracker):
         if provided is not None:
             return provided
         problems = "".join(f" ({problem})" for problem in self.providers.problems)
-        raise self.fail(f"{type_name(p)} has no JSON schema; {FIX_HINT}{problems}")
+        raise self.fail(messages.no_schema(type_name(p)) + problems)
 
     def _container(self, p: Instance, src: Src | None) -> ir.TypeNode | None:
         name = p.type.fullname
-        if name in _LISTS or name in _SETS or name == "builtins.tuple":
+        array = ARRAY_CLASSES.get(name)
+        if array is not None or name == "builtins.tuple":
             items = self.walk(p.args[0], _arg_sources(src, len(p.args))[0]) if p.args else ir.AnyType("any")
-            container = "list" if name in _LISTS else "tuple" if name == "builtins.tuple" else _SETS[name]
-            return ir.ArrayType(items, container)
-        if name in _MAPS:
+            return ir.ArrayType(items, "tuple" if array is None else array)
+        if name in MAP_CLASSES:
             if len(p.args) != 2:
                 return ir.MapType(ir.AnyType("any"))
             written = _arg_sources(src, 2)
@@ -509,10 +494,10 @@ class Walker(RecursionTracker):
             key = get_proper_type(unwrapped)
             omitted = isinstance(key, AnyType) and key.type_of_any == TypeOfAny.from_omitted_generics
             if not omitted and not (isinstance(key, Instance) and key.type.fullname == "builtins.str"):
-                raise self.fail(f"mapping keys must be str (JSON object keys are strings), not {type_name(key)}")
+                raise self.fail(messages.mapping_key_not_str(type_name(key)))
             return ir.MapType(self.walk(p.args[1], written[1]))
         if name == "builtins.type":
-            raise self.fail(f"{type_name(p)} is a class object, which JSON cannot carry; {FIX_HINT}")
+            raise self.fail(messages.not_carried(type_name(p), "a class object"))
         return None
 
     def _tuple(self, p: ProperType, src: Src | None) -> ir.TypeNode:
@@ -528,14 +513,10 @@ class Walker(RecursionTracker):
         return self._structured(p.fallback.type, p, src)
 
     def _string_integer(self, node: ir.TypeNode, base: Type) -> ir.TypeNode:
-        int_node, wire = ir.Primitive("int"), ir.Primitive("string_integer")
-        if node == int_node:
-            return wire
-        if isinstance(node, ir.Constrained) and node.base == int_node:
-            return ir.Constrained(wire, node.constraints)
-        if isinstance(node, ir.UnionType) and int_node in node.options:
-            return ir.UnionType(tuple(wire if o == int_node else o for o in node.options))
-        raise self.fail(f'Param(wire="string_integer") applies to int, not {type_name(base)}')
+        swapped = as_string_integer(node)
+        if swapped is None:
+            raise self.fail(messages.string_integer_misfit(type_name(base)))
+        return swapped
 
     # -- classes ---------------------------------------------------------------
 
@@ -625,7 +606,7 @@ class Walker(RecursionTracker):
     def _reusable(self, shared: _Shared) -> bool:
         keys = shared.keys
         return (
-            self._depth + shared.reach < _MAX_DEPTH
+            self._depth + shared.reach < MAX_DEPTH
             and self._active.isdisjoint(keys)
             and self._names.keys().isdisjoint(keys)
         )
@@ -666,16 +647,6 @@ _HANDLERS: Final[dict[type[ProperType], Callable[[Walker, ProperType, Src | None
 
 
 # -- helpers -------------------------------------------------------------------------------------
-
-
-def union_of(nodes: tuple[ir.TypeNode, ...]) -> ir.TypeNode:
-    """Flatten nested unions and drop repeated options (runtime ``_union_of``)."""
-    flat: list[ir.TypeNode] = []
-    for node in nodes:
-        for option in node.options if isinstance(node, ir.UnionType) else (node,):
-            if option not in flat:
-                flat.append(option)
-    return flat[0] if len(flat) == 1 else ir.UnionType(tuple(flat))
 
 
 def _transparent(t: TypeAliasType) -> bool:

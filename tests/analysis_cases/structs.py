@@ -5,9 +5,9 @@ from __future__ import annotations
 import collections
 import dataclasses
 from dataclasses import InitVar, dataclass, field
-from typing import Annotated, Generic, NamedTuple, TypedDict, TypeVar
+from typing import Annotated, Generic, NamedTuple, TypeVar
 
-from typing_extensions import NotRequired, Required
+from typing_extensions import NotRequired, Required, TypedDict  # generic TypedDicts before 3.11
 
 import toolcall
 from tests.analysis_cases.shared import Count, Level

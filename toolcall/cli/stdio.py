@@ -180,6 +180,7 @@ def _claimed() -> Iterator[tuple[int, int]]:
 
 
 def flush_stdout() -> None:
+    """Flush ``sys.stdout``, if there is one that can be flushed."""
     import sys
     from contextlib import suppress
 

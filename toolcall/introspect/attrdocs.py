@@ -15,7 +15,8 @@ import inspect
 import textwrap
 from typing import Any
 
-from toolcall.docstrings import attribute_docs, description_of, field_docstrings
+from toolcall import descriptions
+from toolcall.docstrings import attribute_docs, field_docstrings
 
 __all__ = ["class_description", "field_docs", "own_docstring", "source_bases"]
 
@@ -30,8 +31,8 @@ def field_docs(cls: type[Any], lineage: tuple[type[Any], ...]) -> dict[str, str]
 
 
 def class_description(cls: type[Any]) -> str | None:
-    """The description of a class's own docstring, or ``None``."""
-    return description_of(own_docstring(cls)) or None
+    """The description of a class's own docstring, or ``None`` (``toolcall.descriptions.class_description``)."""
+    return descriptions.class_description(own_docstring(cls))
 
 
 def own_docstring(cls: type[Any]) -> str | None:

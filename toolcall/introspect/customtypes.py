@@ -1,12 +1,15 @@
-"""Custom types: classes with ``__toolcall_schema__``, and the module's ``TypeProvider``s."""
+"""Custom types: classes with ``__toolcall_schema__``, and the module's ``TypeProvider``s.
+
+The schema is read from the live class or asked of the provider here;
+``toolcall.custom_schemas`` checks it, as it does for the mypy plugin.
+"""
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
-from toolcall import ir
+from toolcall import ir, messages
 from toolcall.custom import (
     COERCE_ATTRIBUTE,
     SCHEMA_ATTRIBUTE,
@@ -15,6 +18,7 @@ from toolcall.custom import (
     fullname_of,
     provider_instance,
 )
+from toolcall.custom_schemas import NONE_ARGUMENT, provider_coerces, schema_text
 from toolcall.introspect.metadata import SchemaError
 
 __all__ = ["ProvidedType", "from_providers", "self_described", "type_fullname"]
@@ -47,8 +51,7 @@ def from_providers(
         if schema is None:
             continue
         where = f"{fullname_of(provider)}.resolve({fullname!r})"
-        # A provider that keeps the base class's no-op coerce has no hook to run.
-        coerce = getattr(provider, "coerce", None) is not TypeProvider.coerce
+        coerce = provider_coerces(provider)
         node = ir.CustomType(class_ref(cls), _schema_json(schema, where), class_ref(provider), coerce, args)
         return ProvidedType(node, provider)
     return None
@@ -57,28 +60,14 @@ def from_providers(
 def type_fullname(tp: Any) -> str:
     """The full name of a type argument as providers receive it (``"builtins.int"``)."""
     if tp is None or tp is type(None):
-        return "builtins.None"
+        return NONE_ARGUMENT
     if isinstance(tp, type):
         return fullname_of(tp)
     return repr(tp)
 
 
 def _schema_json(schema: object, where: str) -> str:
-    if not isinstance(schema, dict) or not _is_json(schema):
-        raise SchemaError(
-            f"{where} must be a JSON-literal dict (str keys; str, int, float, bool, None, lists and dicts), "
-            f"got {schema!r}"
-        )
-    return ir.canonical_json(schema)
-
-
-def _is_json(value: object) -> bool:
-    if value is None or isinstance(value, (bool, int, str)):
-        return True
-    if isinstance(value, float):
-        return math.isfinite(value)
-    if isinstance(value, list):
-        return all(_is_json(item) for item in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _is_json(v) for k, v in value.items())
-    return False
+    text = schema_text(schema)
+    if text is None:
+        raise SchemaError(messages.not_json_schema(where, repr(schema)))
+    return text

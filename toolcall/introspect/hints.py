@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import sys
 import types
 import typing
@@ -39,8 +40,29 @@ def module_globals(module: str | None) -> dict[str, Any]:
 def _resolve(obj: Any, where: str, localns: dict[str, Any] | None = None) -> dict[str, Any]:
     try:
         return typing.get_type_hints(obj, localns=localns, include_extras=True)
+    except TypeError:
+        if not isinstance(obj, type) or sys.version_info >= (3, 11):
+            raise
+        return _class_annotations(obj, where)  # Python 3.10 refuses "InitVar[int]" as a forward reference
     except NameError as exc:
         raise SchemaError(
             f"{where}: cannot resolve an annotation: {exc}; define or import that name in the module "
             "(annotations are resolved on the toolset's first use, so it may be defined later in the module)"
         ) from None
+
+
+def _class_annotations(cls: type[Any], where: str) -> dict[str, Any]:
+    """A class's annotations, each string evaluated in its own class's module, as ``get_type_hints`` does.
+
+    Only for Python 3.10, whose ``get_type_hints`` refuses a dataclass's
+    ``InitVar[...]`` written as a string (``from __future__ import annotations``).
+    """
+    found: dict[str, Any] = {}
+    for base in reversed(cls.__mro__):
+        namespace = {**module_globals(base.__module__), **vars(base)}
+        for name, annotation in inspect.get_annotations(base).items():
+            try:
+                found[name] = eval(annotation, namespace) if isinstance(annotation, str) else annotation
+            except NameError as exc:
+                raise SchemaError(f"{where}: cannot resolve an annotation: {exc}") from None
+    return found

@@ -1,8 +1,8 @@
 """TypedDicts, dataclasses and NamedTuples → ``ObjectType`` (closed objects, fields in declaration order).
 
-A field's description, first that exists wins: ``Param(description=...)`` on
-its annotation; its attribute docstring; its class docstring's attribute
-entry (a subclass's docs over its bases'). A dataclass field is in the object
+A field's description, first that exists wins (``toolcall.descriptions``):
+``Param(description=...)`` on its annotation; its attribute docstring; its
+class docstring's attribute entry (a subclass's docs over its bases'). A dataclass field is in the object
 only if it is an ``__init__`` parameter (``init=True``, ``InitVar`` included);
 a field with a default or ``default_factory`` is optional, and only plain
 defaults are emitted (by the rules of ``toolcall.defaults``).
@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Any, Final, Literal
 
 import typing_extensions as te
 
-from toolcall import ir
+from toolcall import ir, messages
 from toolcall.custom import class_ref
 from toolcall.defaults import default_for
+from toolcall.descriptions import field_description
 from toolcall.findings import TYPE
 from toolcall.introspect.attrdocs import class_description, field_docs, source_bases
 from toolcall.introspect.hints import class_hints, module_globals
@@ -138,7 +139,7 @@ _UNANNOTATED: Final = object()
 def _field(w: Walker, name: str, hint: Any, required: bool, default: Any, docs: dict[str, str]) -> ir.Field:
     with w.at(name):
         if hint is _UNANNOTATED:
-            w.note(TYPE, "this field has no annotation, so any JSON value is accepted; annotate it")
+            w.note(TYPE, messages.UNANNOTATED_FIELD)
             node: ir.TypeNode = ir.AnyType("unannotated")
         else:
             node = w.walk(hint)
@@ -148,8 +149,7 @@ def _field(w: Walker, name: str, hint: Any, required: bool, default: Any, docs: 
             w.findings.extend(outcome.findings)
             emitted = outcome.default
     declared = declared_description(hint) if hint is not _UNANNOTATED else None
-    description = docs.get(name) if declared is None else (declared or None)
-    return ir.Field(name, node, required, emitted, description)
+    return ir.Field(name, node, required, emitted, field_description(declared, docs.get(name)))
 
 
 _FIELDS: Final[dict[Shape, Callable[[Walker, type[Any]], tuple[ir.Field, ...]]]] = {

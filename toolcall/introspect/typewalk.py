@@ -4,7 +4,11 @@
 tool needs besides: ``defs`` (recursive types), ``classes`` (every ref →
 the live class), ``findings`` and the providers used.
 
-Decisions where SPEC is silent (the mypy plugin follows the same rules):
+The walker finds the facts in live annotations; the rules that build nodes
+from them are shared with the mypy plugin (``toolcall.type_rules``: unions,
+literals, containers, ``string_integer``, the depth limit;
+``toolcall.annotated``: metadata and constraints; ``toolcall.messages``:
+the errors' texts). Decisions where SPEC is silent:
 
 * ``Literal`` of Enum members becomes an ``EnumType`` listing only those
   members' values (the function receives the members); other literal values
@@ -34,7 +38,6 @@ from __future__ import annotations
 
 import collections.abc
 import enum
-import math
 import os
 import types
 import typing
@@ -44,57 +47,57 @@ from typing import Any, Final
 
 import typing_extensions as te
 
-from toolcall import ir
+from toolcall import ir, messages
 from toolcall.custom import TypeProvider, class_ref, resolve_ref
-from toolcall.findings import FIX_HINT, TYPE, Finding
+from toolcall.findings import TYPE, Finding
 from toolcall.introspect import structs
 from toolcall.introspect.customtypes import from_providers, self_described, type_fullname
 from toolcall.introspect.hints import module_globals
 from toolcall.introspect.metadata import SchemaError, apply_constraints, read_metadata
+from toolcall.json_literals import is_json_scalar
 from toolcall.recursion import RecursionTracker
+from toolcall.type_rules import (
+    ARRAY_CLASSES,
+    MAP_CLASSES,
+    MAX_DEPTH,
+    QUALIFIERS,
+    as_string_integer,
+    literal_union,
+    union_of,
+)
 
-__all__ = ["FIX_HINT", "SchemaError", "Walker", "type_name"]
+__all__ = ["SchemaError", "Walker", "type_name"]
 
-#: How to fix a type no schema can describe (SPEC §2).
+
+def _live(fullname: str) -> Any:
+    """The class a full name of the shared tables names (``typing.Sequence`` is ``collections.abc.Sequence``)."""
+    found = resolve_ref(":".join(fullname.rsplit(".", 1)))
+    return te.get_origin(found) or found
+
 
 # The live classes of ir.PRIMITIVE_CLASSES, the table the plugin reads by name (None is _special's).
 _PRIMITIVES: Final[dict[Any, ir.PrimitiveName]] = {
-    resolve_ref(":".join(fullname.rsplit(".", 1))): name for fullname, name in ir.PRIMITIVE_CLASSES.items()
+    _live(fullname): name for fullname, name in ir.PRIMITIVE_CLASSES.items()
 }
-_LISTS: Final = frozenset(
-    {
-        list,
-        collections.abc.Sequence,
-        collections.abc.MutableSequence,
-        collections.abc.Collection,
-        collections.abc.Iterable,
-    }
-)
-_SETS: Final[dict[Any, typing.Literal["set", "frozenset"]]] = {
-    set: "set",
-    collections.abc.MutableSet: "set",
-    frozenset: "frozenset",
-    collections.abc.Set: "frozenset",
+# The live classes of type_rules.ARRAY_CLASSES and MAP_CLASSES.
+_ARRAYS: Final[dict[Any, typing.Literal["list", "set", "frozenset"]]] = {
+    _live(fullname): container for fullname, container in ARRAY_CLASSES.items()
 }
-_MAPS: Final = frozenset({dict, collections.abc.Mapping, collections.abc.MutableMapping})
+_MAPS: Final = frozenset(_live(fullname) for fullname in MAP_CLASSES)
 _ANNOTATED: Final = frozenset({typing.Annotated, te.Annotated})
 _LITERALS: Final = frozenset({typing.Literal, te.Literal})
 _ANYS: Final = frozenset({typing.Any, te.Any})
 _STRS: Final = frozenset({getattr(typing, "LiteralString", te.LiteralString), te.LiteralString})
 # TypedDict key qualifiers: they say whether a key is required, not its type.
 _QUALIFIERS: Final = frozenset(
-    getattr(module, name)
-    for module in (typing, te)
-    for name in ("Required", "NotRequired", "ReadOnly")
-    if hasattr(module, name)
+    getattr(module, name) for module in (typing, te) for name in QUALIFIERS if hasattr(module, name)
 )
 _ALIAS_CLASSES: Final = tuple({getattr(typing, "TypeAliasType", te.TypeAliasType), te.TypeAliasType})
-_MAX_DEPTH: Final = 32  # far beyond any provider's nesting limit, well within Python's stack
 
 
 def type_name(tp: Any) -> str:
     """A readable name for an annotation, for messages."""
-    if isinstance(tp, type):
+    if isinstance(tp, type) and typing.get_origin(tp) is None:  # before 3.11, list[int] is a type too
         return tp.__qualname__ if tp.__module__ == "builtins" else f"{tp.__module__}.{tp.__qualname__}"
     return repr(tp).replace("typing_extensions.", "").replace("typing.", "")
 
@@ -162,9 +165,9 @@ class Walker(RecursionTracker):
 
     def walk(self, tp: Any) -> ir.TypeNode:
         """The IR node of annotation ``tp``; raises ``SchemaError`` when none describes it."""
-        if self._depth >= _MAX_DEPTH:
+        if self._depth >= MAX_DEPTH:
             # Only a generic type that recurs with ever-growing arguments gets here.
-            raise self.fail(f"{type_name(tp)} nests more than {_MAX_DEPTH} levels deep; simplify the type")
+            raise self.fail(messages.nests_too_deep(type_name(tp)))
         self._depth += 1
         try:
             for handler in _HANDLERS:
@@ -173,7 +176,7 @@ class Walker(RecursionTracker):
                     return node
         finally:
             self._depth -= 1
-        raise self.fail(f"{type_name(tp)} has no JSON schema; {FIX_HINT}")
+        raise self.fail(messages.no_schema(type_name(tp)))
 
     def walk_args(self, args: tuple[Any, ...]) -> tuple[ir.TypeNode, ...]:
         """The nodes of type arguments."""
@@ -205,7 +208,7 @@ def _annotated(w: Walker, tp: Any) -> ir.TypeNode | None:
     base, *items = te.get_args(tp)
     meta = read_metadata(tuple(items))
     if meta.injected:
-        raise w.fail("Injected marks a tool parameter; it cannot appear inside a type")
+        raise w.fail(messages.INJECTED_INSIDE_TYPE)
     node = w.walk(base)
     if meta.string_integer:
         node = _string_integer(w, node, base)
@@ -213,14 +216,10 @@ def _annotated(w: Walker, tp: Any) -> ir.TypeNode | None:
 
 
 def _string_integer(w: Walker, node: ir.TypeNode, base: Any) -> ir.TypeNode:
-    if node == ir.Primitive("int"):
-        return ir.Primitive("string_integer")
-    if isinstance(node, ir.Constrained) and node.base == ir.Primitive("int"):
-        return ir.Constrained(ir.Primitive("string_integer"), node.constraints)
-    if isinstance(node, ir.UnionType) and ir.Primitive("int") in node.options:
-        swapped = (ir.Primitive("string_integer") if o == ir.Primitive("int") else o for o in node.options)
-        return ir.UnionType(tuple(swapped))
-    raise w.fail(f'Param(wire="string_integer") applies to int, not {type_name(base)}')
+    swapped = as_string_integer(node)
+    if swapped is None:
+        raise w.fail(messages.string_integer_misfit(type_name(base)))
+    return swapped
 
 
 def _forward_ref(w: Walker, tp: Any) -> ir.TypeNode | None:
@@ -238,7 +237,8 @@ def _forward_ref(w: Walker, tp: Any) -> ir.TypeNode | None:
 
 
 def _typevar(w: Walker, tp: Any) -> ir.TypeNode | None:
-    if not isinstance(tp, typing.TypeVar):
+    # An origin: typing_extensions' Unpack[...] before 3.11, which poses as a TypeVar.
+    if not isinstance(tp, typing.TypeVar) or typing.get_origin(tp) is not None:
         return None
     bound = w.binding(tp)
     if bound is not None:
@@ -246,8 +246,8 @@ def _typevar(w: Walker, tp: Any) -> ir.TypeNode | None:
     if tp.__bound__ is not None:
         return w.walk(tp.__bound__)
     if tp.__constraints__:
-        return _union_of(w.walk_args(tp.__constraints__))
-    w.note(TYPE, f"TypeVar {tp.__name__} has no bound, so any JSON value is accepted; give it a bound or constraints")
+        return union_of(w.walk_args(tp.__constraints__))
+    w.note(TYPE, messages.unbound_typevar(tp.__name__))
     return ir.AnyType("typevar")
 
 
@@ -292,42 +292,24 @@ def _special(w: Walker, tp: Any) -> ir.TypeNode | None:
 def _literal(w: Walker, tp: Any) -> ir.TypeNode | None:
     if te.get_origin(tp) not in _LITERALS:
         return None
-    # Plain scalars gather under None, enum members under their class, in order of appearance.
-    groups: dict[type[enum.Enum] | None, list[ir.JsonScalar]] = {}
-    for value in te.get_args(tp):
-        if isinstance(value, enum.Enum):
-            groups.setdefault(type(value), []).append(_enum_value(w, type(value), value))
-        elif _is_json_scalar(value):
-            groups.setdefault(None, []).append(value)
-        else:
-            raise w.fail(f"Literal value {value!r} is not a JSON scalar; use str, int, float, bool or None")
-    nodes = tuple(
-        ir.LiteralType(tuple(values)) if cls is None else _enum_node(w, cls, tuple(values))
-        for cls, values in groups.items()
-    )
-    return _union_of(nodes)
+    members = (_literal_member(w, value) for value in te.get_args(tp))
+    return literal_union(members, lambda cls, values: _enum_node(w, cls, values))
 
 
-def _is_json_scalar(value: object) -> bool:
-    if isinstance(value, float):
-        return math.isfinite(value)
-    return value is None or isinstance(value, (bool, int, str))
+def _literal_member(w: Walker, value: object) -> tuple[type[enum.Enum] | None, ir.JsonScalar]:
+    """A value a ``Literal[...]`` lists, with its Enum class (``None`` for a plain value)."""
+    if isinstance(value, enum.Enum):
+        return type(value), _enum_value(w, type(value), value)
+    if is_json_scalar(value):
+        return None, value
+    raise w.fail(messages.literal_not_scalar(value))
 
 
 def _union(w: Walker, tp: Any) -> ir.TypeNode | None:
     origin = te.get_origin(tp)
     if origin is not typing.Union and not (isinstance(tp, types.UnionType)):
         return None
-    return _union_of(w.walk_args(te.get_args(tp)))
-
-
-def _union_of(nodes: tuple[ir.TypeNode, ...]) -> ir.TypeNode:
-    flat: list[ir.TypeNode] = []
-    for node in nodes:
-        for option in node.options if isinstance(node, ir.UnionType) else (node,):
-            if option not in flat:
-                flat.append(option)
-    return flat[0] if len(flat) == 1 else ir.UnionType(tuple(flat))
+    return union_of(w.walk_args(te.get_args(tp)))
 
 
 def _qualifier(w: Walker, tp: Any) -> ir.TypeNode | None:
@@ -341,17 +323,15 @@ def _container(w: Walker, tp: Any) -> ir.TypeNode | None:
     if origin is None and isinstance(tp, type):
         origin = tp  # a bare ``list``, ``dict``, ...
     args = te.get_args(tp)
-    if origin in _LISTS:
-        return ir.ArrayType(w.walk(args[0]) if args else ir.AnyType("any"), "list")
+    container = _ARRAYS.get(origin)
+    if container is not None:
+        return ir.ArrayType(w.walk(args[0]) if args else ir.AnyType("any"), container)
     if origin is tuple:
         return _tuple(w, tp, args)
-    if origin in _SETS:
-        return ir.ArrayType(w.walk(args[0]) if args else ir.AnyType("any"), _SETS[origin])
     if origin in _MAPS:
         return _mapping(w, args)
     if origin is type or origin is collections.abc.Callable:
-        kind = "a class object" if origin is type else "a callable"
-        raise w.fail(f"{type_name(tp)} is {kind}, which JSON cannot carry; {FIX_HINT}")
+        raise w.fail(messages.not_carried(type_name(tp), "a class object" if origin is type else "a callable"))
     return None
 
 
@@ -369,7 +349,7 @@ def _mapping(w: Walker, args: tuple[Any, ...]) -> ir.TypeNode:
     if not args:
         return ir.MapType(ir.AnyType("any"))
     if args[0] is not str:
-        raise w.fail(f"mapping keys must be str (JSON object keys are strings), not {type_name(args[0])}")
+        raise w.fail(messages.mapping_key_not_str(type_name(args[0])))
     return ir.MapType(w.walk(args[1]))
 
 
@@ -410,12 +390,9 @@ def _provided(w: Walker, cls: type[Any], args: tuple[Any, ...]) -> ir.TypeNode |
 
 def _enum_value(w: Walker, cls: type[enum.Enum], member: enum.Enum) -> ir.JsonScalar:
     value = member.value
-    if _is_json_scalar(value):
-        return value  # type: ignore[no-any-return]
-    raise w.fail(
-        f"enum {type_name(cls)} has the value {value!r} ({member.name}), which is not a JSON scalar; "
-        "give its members str or int values (e.g. a StrEnum)"
-    )
+    if is_json_scalar(value):
+        return value
+    raise w.fail(messages.enum_value_not_scalar(type_name(cls), repr(value), member.name))
 
 
 def _enum_node(w: Walker, cls: type[enum.Enum], values: tuple[ir.JsonScalar, ...]) -> ir.EnumType:

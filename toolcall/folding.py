@@ -1,8 +1,9 @@
 """Folding: subtrees equal to a recursive definition's body become a ``RefType``.
 
-``typing.get_type_hints`` unrolls a plain recursive alias (``Json = ... list["Json"]``)
-once before the walker sees it; folding turns the unrolled copies back into
-the reference, so the IR says what the code says.
+Both front ends fold a tool's types once its walk is done. A plain
+recursive alias (``Json = ... list["Json"]``) reaches a walker unrolled
+once (``typing.get_type_hints`` expands it at run time); folding turns the
+unrolled copies back into the reference, so the IR says what the code says.
 """
 
 from __future__ import annotations
