@@ -253,3 +253,15 @@ def test_an_undecodable_module_path_round_trips(tmp_path: Path) -> None:
     assert expected == [TOKEN, seal(path)]
     assert Tokens(str(tmp_path / "cache")).token(path) == expected
     tokens_file(tmp_path / "cache").read_text("ascii")  # escaped, valid UTF-8
+
+
+def test_a_remembered_answer_of_the_wrong_shape_is_worked_out_again(tmp_path: Path) -> None:
+    path = write_module(tmp_path)
+    expected = Tokens(str(tmp_path / "cache")).token(path)
+    found = os.stat(cache_file(path))
+    key = [found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino]
+    file = tokens_file(tmp_path / "cache")
+    for tail, group, group_key in (([5], "g", "k"), (["x"], ["g"], "k"), (["x"], "g", {}), ("x", "g", "k")):
+        with file.open("a", encoding="ascii") as handle:  # the cache file's own stat: only the shape is wrong
+            handle.write(json.dumps(["file", cache_file(path), key, tail, group, group_key]) + "\n")
+        assert Tokens(str(tmp_path / "cache")).token(path) == expected

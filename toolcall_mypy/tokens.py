@@ -54,7 +54,8 @@ _NONBLOCK: Final = getattr(os, "O_NONBLOCK", 0)  # a FIFO planted at the path mu
 
 _StatKey = tuple[int, int, int, int]
 # cache file -> (its stat, the token's tail, the id of the source files compared, their stats' digest)
-_Remembered = tuple[_StatKey, list[str], str, str]
+# cache file -> its line as read: (stat as a list, token tail, group id, group stats' digest); shapes checked on use
+_Remembered = tuple[Any, Any, Any, Any]
 
 
 def stat_key(path: str) -> _StatKey | None:
@@ -94,7 +95,7 @@ class Tokens:
             self._heads.pop(target, None)
             return None
         remembered = self._recall().get(target)
-        if remembered is not None and remembered[0] == key and self._group_key(remembered[2]) == remembered[3]:
+        if remembered is not None and remembered[0] == [*key] and self._holds(remembered):
             return [TOKEN, *remembered[1]]
         found = self.head(target)
         self._heads.pop(target, None)  # the module's last reader in this run: keep no head for it
@@ -160,6 +161,20 @@ class Tokens:
                 moved.append(name)
         return [digest, *moved], compared
 
+    def _holds(self, remembered: _Remembered) -> bool:
+        """Whether a remembered answer, its cache file's stat matching, is well formed and its sources unmoved.
+
+        A warm run reads thousands of answers and uses each once: its shape is checked here, on use.
+        """
+        _, tail, group, group_key = remembered
+        return (
+            type(group) is str
+            and type(group_key) is str
+            and self._group_key(group) == group_key
+            and type(tail) is list
+            and all(type(part) is str for part in tail)
+        )
+
     def _group_key(self, group: str) -> str | None:
         """The digest of the stats, now, of the source files ``group`` names (once a run)."""
         found = self._group_keys.get(group)
@@ -177,7 +192,7 @@ class Tokens:
         self._group_keys.pop(group, None)
         group_key = self._group_key(group) or ""
         remembered = self._recall()
-        remembered[target] = (key, tail, group, group_key)
+        remembered[target] = ([*key], tail, group, group_key)
         lines = [] if group in self._written_groups else [["group", group, compared]]
         self._written_groups.add(group)
         self._append([*lines, ["file", target, list(key), tail, group, group_key]])
@@ -210,19 +225,18 @@ class Tokens:
         if _is_group(line):
             self._groups[line[1]] = line[2]
             return True
-        if _is_file(line):
-            key = line[2]
-            self._remembered[line[1]] = ((key[0], key[1], key[2], key[3]), line[3], line[4], line[5])
+        if type(line) is list and len(line) == 6 and line[0] == "file" and type(line[1]) is str:
+            self._remembered[line[1]] = (line[2], line[3], line[4], line[5])  # the rest is checked on use
             return True
         return False
 
     def _compact(self, file: str) -> None:
         """Write the file again with the last line about each cache file, and the groups they name."""
         assert self._remembered is not None
-        used = {remembered[2] for remembered in self._remembered.values()}
+        used = {remembered[2] for remembered in self._remembered.values() if type(remembered[2]) is str}
         lines: list[list[Any]] = [["group", group, files] for group, files in self._groups.items() if group in used]
         for target, (key, tail, group, group_key) in self._remembered.items():
-            lines.append(["file", target, list(key), tail, group, group_key])
+            lines.append(["file", target, key, tail, group, group_key])
         temporary = f"{file}.{os.urandom(8).hex()}.tmp"
         try:
             with open(temporary, "x", encoding="ascii") as handle:
@@ -299,22 +313,6 @@ def _is_group(line: Any) -> bool:
         and type(line[1]) is str
         and type(line[2]) is list
         and all(type(file) is str for file in line[2])
-    )
-
-
-def _is_file(line: Any) -> bool:
-    return (
-        type(line) is list
-        and len(line) == 6
-        and line[0] == "file"
-        and type(line[1]) is str
-        and type(line[2]) is list
-        and len(line[2]) == 4
-        and all(type(number) is int for number in line[2])
-        and type(line[3]) is list
-        and all(type(part) is str for part in line[3])
-        and type(line[4]) is str
-        and type(line[5]) is str
     )
 
 
