@@ -84,26 +84,13 @@ def test_import_toolcall_loads_no_command_line() -> None:
     assert result.stdout == "[]\n"
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
-def test_progress_shows_on_a_terminal_only(tmp_path: Path) -> None:
+def on_terminal(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[int, bytes, bytes]:
+    """Run ``command`` with stderr on a pseudo-terminal: its status, stdout and what the terminal showed."""
     import pty
 
-    package = tmp_path / "app"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    for index in range(3):
-        (package / f"tools_{index}.py").write_text(
-            f"import toolcall\n\n@toolcall.tool\ndef tool_{index}(x: int) -> int:\n    return x\n"
-        )
-    command = [sys.executable, "-m", "toolcall", "export", "--package", "app"]
-    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
-    piped = subprocess.run(command, cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=120)
-    assert (piped.returncode, piped.stderr) == (0, "")
     leader, follower = pty.openpty()
     try:
-        shown = subprocess.run(
-            command, cwd=tmp_path, env=environment, stdout=subprocess.PIPE, stderr=follower, timeout=120
-        )
+        shown = subprocess.run(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=follower, timeout=300)
         os.close(follower)
         follower = -1
         seen = b""
@@ -119,6 +106,30 @@ def test_progress_shows_on_a_terminal_only(tmp_path: Path) -> None:
         if follower >= 0:
             os.close(follower)
         os.close(leader)
-    assert shown.returncode == 0
-    assert shown.stdout == piped.stdout.encode()  # the output does not change when someone watches
-    assert b"\rexport: 3/3" in seen
+    return shown.returncode, shown.stdout, seen
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
+@pytest.mark.parametrize(
+    ("arguments", "counter"),
+    [(["export", "--package", "app"], b"\rexport: 3/3"), (["check", "app"], b"\rchecking 4 files")],
+)
+def test_progress_shows_on_a_terminal_only(tmp_path: Path, arguments: list[str], counter: bytes) -> None:
+    if arguments[0] == "check":
+        pytest.importorskip("mypy")
+    package = tmp_path / "app"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    for index in range(3):
+        (package / f"tools_{index}.py").write_text(
+            f"import toolcall\n\n@toolcall.tool\ndef tool_{index}(x: int) -> int:\n    return x\n"
+        )
+    command = [sys.executable, "-m", "toolcall", *arguments]
+    environment = {**os.environ, "PYTHONPATH": str(ROOT)}
+    piped = subprocess.run(command, cwd=tmp_path, env=environment, capture_output=True, text=True, timeout=300)
+    assert (piped.returncode, piped.stderr) == (0, "")
+    shutil.rmtree(tmp_path / ".toolcall_cache", ignore_errors=True)  # check's counter: every module checked again
+    status, stdout, seen = on_terminal(command, tmp_path, environment)
+    assert status == 0
+    assert stdout == piped.stdout.encode()  # the output does not change when someone watches
+    assert counter in seen

@@ -265,3 +265,19 @@ def test_a_remembered_answer_of_the_wrong_shape_is_worked_out_again(tmp_path: Pa
         with file.open("a", encoding="ascii") as handle:  # the cache file's own stat: only the shape is wrong
             handle.write(json.dumps(["file", cache_file(path), key, tail, group, group_key]) + "\n")
         assert Tokens(str(tmp_path / "cache")).token(path) == expected
+
+
+@pytest.mark.parametrize(
+    ("path", "expected"),
+    [
+        ("venv/lib/python3.11/site-packages/pkg/tools.py", True),
+        ("C:\\venv\\Lib\\site-packages\\pkg\\tools.py", True),
+        ("/usr/lib/python3/dist-packages/pkg/tools.py", True),
+        ("project/site-packages-notes/tools.py", False),
+        ("project/pkg/tools.py", False),
+    ],
+)
+def test_installed_files_are_never_ours(path: str, expected: bool) -> None:
+    from toolcall_mypy.cache_files import installed
+
+    assert installed(path) is expected

@@ -33,6 +33,8 @@ def cache_file(path: str) -> str:
 
 def installed(path: str) -> bool:
     """Whether ``path`` is an installed package's file (under ``site-packages``): never ours to write."""
+    if "-packages" not in path:  # most paths, asked for every module on every run
+        return False
     parts = path.replace("\\", "/").split("/")
     return "site-packages" in parts or "dist-packages" in parts
 

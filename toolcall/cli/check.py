@@ -274,7 +274,7 @@ def _progress(sources: list[BuildSource]) -> Iterator[_Tick]:
     mypy calls back once a module is checked; a module its cache has
     current is not counted, so a warm run may end before the counter does.
     """
-    if not _is_terminal():
+    if not console.is_terminal():
         yield lambda filename: None
         return
     pending = {os.path.abspath(source.path) for source in sources if source.path}
@@ -285,23 +285,13 @@ def _progress(sources: list[BuildSource]) -> Iterator[_Tick]:
         if filename is not None and os.path.abspath(filename) in pending:
             pending.discard(os.path.abspath(filename))
             done += 1
-            sys.stderr.write(f"\rchecking {total} files: {done} done")
-            sys.stderr.flush()
+            console.counter(f"checking {total} files: {done} done")
 
-    sys.stderr.write(f"\rchecking {total} files")
-    sys.stderr.flush()
+    console.counter(f"checking {total} files")
     try:
         yield tick
     finally:
-        sys.stderr.write("\r\033[K")  # leave no counter behind
-        sys.stderr.flush()
-
-
-def _is_terminal() -> bool:
-    try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):  # replaced or closed
-        return False
+        console.counter("")
 
 
 def _findings(messages: list[str]) -> list[Finding]:

@@ -6,7 +6,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from typing import TypeVar
 
-__all__ = ["error", "progress", "warning"]
+__all__ = ["counter", "error", "is_terminal", "progress", "warning"]
 
 _T = TypeVar("_T")
 
@@ -27,18 +27,23 @@ def progress(items: Iterable[_T], total: int, what: str) -> Iterator[_T]:
     Silent otherwise (CI logs, pipes, files): the output of a command is
     the same whether or not anyone watches it.
     """
-    shown = _is_terminal()
+    shown = is_terminal()
     for done, item in enumerate(items, 1):
         if shown:
-            sys.stderr.write(f"\r{what}: {done}/{total}")
-            sys.stderr.flush()
+            counter(f"{what}: {done}/{total}")
         yield item
     if shown and total:
-        sys.stderr.write("\r\033[K")  # leave no counter behind
-        sys.stderr.flush()
+        counter("")
 
 
-def _is_terminal() -> bool:
+def counter(text: str) -> None:
+    """Show ``text`` on stderr's current line, replacing what was there (``""``: leave no counter behind)."""
+    sys.stderr.write(f"\r{text}" if text else "\r\033[K")
+    sys.stderr.flush()
+
+
+def is_terminal() -> bool:
+    """Whether stderr is a terminal, where a counter helps and does not litter a log."""
     try:
         return sys.stderr.isatty()
     except (AttributeError, ValueError):  # replaced or closed
