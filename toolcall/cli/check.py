@@ -37,10 +37,10 @@ import os
 import shutil
 import sys
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from toolcall.cli import console
+from toolcall.cli.check_output import FORMATS, Finding, print_findings
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -53,11 +53,10 @@ if TYPE_CHECKING:
 
     _Tick = Callable[[str | None], None]
 
-__all__ = ["CACHE_DIR", "FORMATS", "FROZEN_CODE", "Finding", "add_parser", "run"]
+__all__ = ["CACHE_DIR", "FROZEN_CODE", "add_parser", "run"]
 
 #: mypy's cache for these runs, relative to the current directory: never the project's own ``.mypy_cache``.
 CACHE_DIR: Final = os.path.join(".toolcall_cache", "mypy")
-FORMATS: Final = ("text", "json", "github")
 #: The code of a ``--frozen`` difference (not a mypy error code: it is this command's own).
 FROZEN_CODE: Final = "toolcall-frozen"
 _PLUGIN: Final = "toolcall_mypy"
@@ -71,24 +70,6 @@ class _Stop(Exception):
     def __init__(self, *lines: str) -> None:
         super().__init__(*lines)
         self.lines = lines
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One reported problem: a ``toolcall-*`` error of the plugin, or a ``--frozen`` difference.
-
-    ``line`` and ``column`` (1-based) are ``None`` for a difference, which is about a whole file.
-    """
-
-    file: str
-    line: int | None
-    column: int | None
-    code: str
-    message: str
-
-    def key(self) -> tuple[str, int, int, str, str]:
-        """The report order: by file, then position."""
-        return (self.file, self.line or 0, self.column or 0, self.code, self.message)
 
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -135,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
         for line in stop.lines:
             print(line, file=sys.stderr)
         return 2
-    _print(sorted(findings, key=Finding.key), args.format)
+    print_findings(sorted(findings, key=Finding.key), args.format)
     return 1 if findings else 0
 
 
@@ -347,57 +328,6 @@ def _difference(change: Change) -> Finding:
     else:
         message = f"{module} has no tools: run toolcall check to delete its schema cache, and commit that"
     return Finding(_relative(change.path), None, None, FROZEN_CODE, message)
-
-
-def _print(findings: list[Finding], form: str) -> None:
-    if form == "json":
-        print(json.dumps([_as_json(finding) for finding in findings], indent=2))
-        return
-    for finding in findings:
-        print(_github(finding) if form == "github" else _text(finding))
-
-
-def _as_json(finding: Finding) -> dict[str, object]:
-    return {
-        "file": finding.file,
-        "line": finding.line,
-        "column": finding.column,
-        "code": finding.code,
-        "message": finding.message,
-    }
-
-
-def _text(finding: Finding) -> str:
-    """mypy's own line: ``file:line: error: message  [code]``."""
-    where = finding.file if finding.line is None else f"{finding.file}:{finding.line}"
-    return f"{where}: error: {finding.message}  [{finding.code}]"
-
-
-def _github(finding: Finding) -> str:
-    """A GitHub Actions error annotation (its file relative to the workspace, when it runs in one)."""
-    properties = [f"file={_escape(_in_workspace(finding.file), True)}"]
-    if finding.line is not None:
-        properties.append(f"line={finding.line}")
-    if finding.column is not None:
-        properties.append(f"col={finding.column}")
-    properties.append(f"title={_escape(finding.code, True)}")
-    return f"::error {','.join(properties)}::{_escape(finding.message, False)}"
-
-
-def _in_workspace(path: str) -> str:
-    """``path`` relative to ``GITHUB_WORKSPACE`` (the checkout, where annotations point), if it is below it."""
-    workspace = os.environ.get("GITHUB_WORKSPACE")
-    if workspace:
-        relative = os.path.relpath(os.path.abspath(path), os.path.abspath(workspace))
-        if not relative.startswith(os.pardir):
-            return relative.replace(os.sep, "/")
-    return path
-
-
-def _escape(value: str, property_: bool) -> str:
-    """Escape a workflow command's data (``%``, CR, LF) or property value (also ``:`` and ``,``)."""
-    value = value.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-    return value.replace(":", "%3A").replace(",", "%2C") if property_ else value
 
 
 def _mypy_lines(*streams: io.StringIO) -> list[str]:
