@@ -21,9 +21,10 @@ the bytes when it moved.
 The file is appended to, one JSON line per answer worked out and one per set
 of source files; the last line about a cache file wins. A line that does not
 parse or has the wrong shape (a torn write, a hand edit) is skipped; a file
-that is not a regular file is ignored; a file with many superseded or bad
-lines is written again, compact. Nothing here knows about mypy, and nothing
-here imports the IR: a warm run imports this and the settings only.
+that is not a regular file is ignored; a file with a fifth of its lines
+superseded, or any bad line, is written again, compact. Nothing here knows
+about mypy, and nothing here imports the IR: a warm run imports this and
+the settings only.
 """
 
 from __future__ import annotations
@@ -214,7 +215,9 @@ class Tokens:
         for line in lines:
             valid += self._take(line)
         assert self._remembered is not None
-        if valid < len(lines) or len(lines) > 2 * (len(self._remembered) + len(self._groups)) + 64:
+        live = len(self._remembered) + len(self._groups)
+        # Compact once a fifth is superseded: every warm run reads the whole file, a rewrite happens once.
+        if valid < len(lines) or len(lines) > live + live // 4 + 64:
             self._compact(file)
         else:
             self._written_groups.update(self._groups)
