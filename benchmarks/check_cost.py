@@ -39,7 +39,6 @@ import argparse
 import compileall
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import time
@@ -51,7 +50,7 @@ ROOT: Final = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # ``tests`` and ``benchmarks`` as packages, also when run as a script
     sys.path.insert(0, str(ROOT))
 
-from benchmarks.plugin_corpus import Sample, load, machine, median, rotated, verdict  # noqa: E402
+from benchmarks.plugin_corpus import Sample, load, machine, median, rotated, run_process, verdict  # noqa: E402
 from tests.corpus_gen import write_corpus  # noqa: E402
 
 CONFIG: Final = "[mypy]\nplugins = toolcall_mypy\ndisable_error_code = toolcall-strict\n"
@@ -95,18 +94,7 @@ def run(arguments: list[str], cwd: Path) -> Sample:
     """
     env = {key: value for key, value in os.environ.items() if key != "MYPY_NUM_WORKERS"}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(cwd / LIBRARY), env.get("PYTHONPATH")]))
-    with tempfile.TemporaryFile() as output:
-        start = time.perf_counter()
-        process = subprocess.Popen(arguments, cwd=cwd, env=env, stdout=output, stderr=subprocess.STDOUT)
-        _, status, usage = os.wait4(process.pid, 0)
-        wall = time.perf_counter() - start
-        process.returncode = os.waitstatus_to_exitcode(status)  # reaped here; Popen must not wait again
-        if process.returncode != 0:
-            output.seek(0)
-            text = output.read().decode(errors="replace")
-            raise SystemExit(f"{' '.join(arguments[1:])} failed (exit {process.returncode}):\n{text[-4000:]}")
-    rss = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)
-    return Sample(wall, usage.ru_utime + usage.ru_stime, rss)
+    return run_process(arguments, cwd, env, " ".join(arguments[1:]))
 
 
 def measure(root: Path, package: str, rounds: int) -> dict[str, list[Sample]]:

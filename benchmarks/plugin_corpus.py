@@ -146,16 +146,21 @@ def run_mypy(project: Project, config: str, cache: Path) -> Sample:
     """One fresh ``python -m mypy`` process: its wall time, CPU time and own peak RSS."""
     env = {key: value for key, value in os.environ.items() if key != "MYPY_NUM_WORKERS"}
     command = [sys.executable, "-m", "mypy", "--config-file", config, "--cache-dir", str(cache), *project.target]
+    return run_process(command, project.root, env, f"mypy ({config})")
+
+
+def run_process(command: list[str], cwd: Path, env: dict[str, str], what: str) -> Sample:
+    """Run ``command`` to its end, which must be a success: its wall time, CPU time and own peak RSS."""
     with tempfile.TemporaryFile() as output:
         start = time.perf_counter()
-        process = subprocess.Popen(command, cwd=project.root, env=env, stdout=output, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(command, cwd=cwd, env=env, stdout=output, stderr=subprocess.STDOUT)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
         process.returncode = os.waitstatus_to_exitcode(status)  # reaped here; Popen must not wait again
         if process.returncode != 0:
             output.seek(0)
             text = output.read().decode(errors="replace")
-            raise SystemExit(f"mypy failed ({config}, exit {process.returncode}):\n{text[-4000:]}")
+            raise SystemExit(f"{what} failed (exit {process.returncode}):\n{text[-4000:]}")
     rss = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)  # bytes on macOS, KiB on Linux
     return Sample(wall, usage.ru_utime + usage.ru_stime, rss)
 

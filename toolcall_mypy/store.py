@@ -256,7 +256,7 @@ class Store:
                 # Before mypy 2.4 the file is rewritten after each tool: keep the bytes it had.
                 previous = reuse.read_previous(target, module)
             elif self._write_files:
-                head = self._tokens.head(str(target))
+                head = self._tokens.head(cache_file(path))  # the key token() reads it by: read once a run
                 previous = reuse.previous_from_head(head[1], module) if head is not None else None
                 if previous is not None:
                     previous.release(target)  # written only once the module is checked: read entries then

@@ -189,8 +189,8 @@ class Tokens:
     def _remember(self, target: str, key: _StatKey, tail: list[str], compared: list[str]) -> None:
         group = hashlib.sha256("\0".join(compared).encode("utf-8", "surrogatepass")).hexdigest()[:16]
         self._groups.setdefault(group, compared)
-        # Stats taken after the digests: a file changed in between reads as changed next run, never as unchanged.
-        self._group_keys.pop(group, None)
+        # A group's stats are taken once a run, after its first module's digests, so never newer than a
+        # module's digests: a file changed in between reads as changed next run, never as unchanged.
         group_key = self._group_key(group) or ""
         remembered = self._recall()
         remembered[target] = ([*key], tail, group, group_key)

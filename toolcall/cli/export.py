@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterable
+from types import ModuleType
 from typing import Any
 
 from toolcall.cli import console
@@ -70,14 +70,14 @@ def export_text(definitions: list[Any]) -> str:
     return json.dumps(definitions, indent=2, ensure_ascii=True) + "\n"
 
 
-def _definitions(found: Iterable[Any], provider: str, strict: bool) -> list[Any] | None:
+def _definitions(found: list[ModuleType], provider: str, strict: bool) -> list[Any] | None:
     """Every module's definitions in order, or ``None`` after naming each refused tool and duplicate name."""
     import toolcall
 
     definitions: list[Any] = []
     owners: dict[str, list[str]] = {}
     refused = False
-    for module in console.progress(found, len(found) if isinstance(found, list) else 0, "export"):
+    for module in console.progress(found, len(found), "export"):
         try:
             emitted = toolcall.emit(module, provider, strict=strict)
         except (ValueError, RuntimeError) as problem:  # a variant the provider cannot take; TOOLCALL_CACHE=require
