@@ -16,6 +16,16 @@ for version in $versions; do
   echo "== mypy plugin cases (test-data) on Python $version"
   PATH="$(dirname "$python"):$PATH" "$python" -m pytest test-data || { echo "plugin cases failed on Python $version"; exit 1; }
 done
+# The README's first command from this checkout (tests/test_demo.py checks what it says). Its set-up is
+# done first and not counted: pip's warnings about a machine's own index settings are not the demo's lines.
+echo "== the demo (scripts/demo.sh): under 40 lines"
+demo_log=$(mktemp)
+demo_python=$(venv_for "${versions%% *}" "mypy,mcp" 2>"$demo_log") || { cat "$demo_log"; echo "the demo's set-up failed"; exit 1; }
+DEMO_PYTHON=$demo_python bash scripts/demo.sh >"$demo_log" 2>&1 || { cat "$demo_log"; echo "the demo failed"; exit 1; }
+demo_lines=$(wc -l <"$demo_log")
+rm -f "$demo_log"
+[ "$demo_lines" -lt 40 ] || { echo "the demo printed $demo_lines lines (40 or more)"; exit 1; }
+echo "the demo: $demo_lines lines"
 # The plugin on the lowest mypy that pyproject.toml admits (the loop above ran the newest).
 lowest=$(sed -n 's/^mypy = \["mypy>=\([0-9.]*\),.*/\1/p' pyproject.toml)
 lowest_python=${PYTHON_VERSIONS:-"3.11 3.13"}

@@ -6,7 +6,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.pep517 import build_distribution
 from tests.plugin_project import Project
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
@@ -20,3 +23,12 @@ def reference(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     cold = Project(tmp_path_factory.mktemp("reference") / "project")
     cold.mypy()
     return cold.cache.read_bytes()
+
+
+@pytest.fixture(scope="session")
+def toolcall_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A wheel of this repository's toolcall built from the tree (``--wheel``), once per session."""
+    outdir = tmp_path_factory.mktemp("toolcall-wheel")
+    build_distribution(ROOT, outdir, "--wheel")
+    (wheel,) = outdir.glob("*.whl")
+    return wheel

@@ -15,6 +15,7 @@ import textwrap
 from importlib.metadata import version
 from pathlib import Path
 
+from tests.mypy_settings import PYPROJECT_OVERRIDES
 from toolcall.cache_tables import unpack
 
 MYPY = tuple(int(part) for part in version("mypy").split("+")[0].split(".")[:2])
@@ -22,10 +23,10 @@ MYPY = tuple(int(part) for part in version("mypy").split("+")[0].split(".")[:2])
 # in every mode: it writes each file once, and deletes the file of a module left without tools.
 FINISH_HOOK = MYPY >= (2, 4)
 
-PYPROJECT = """\
-[tool.mypy]
-plugins = ["toolcall_mypy"]
-"""
+# [tool.mypy] alone; PYPROJECT, what a Project starts with, adds the SDK overrides after it.
+MYPY_TABLE = '[tool.mypy]\nplugins = ["toolcall_mypy"]\n'
+
+PYPROJECT = MYPY_TABLE + PYPROJECT_OVERRIDES
 
 TOOLS = '''\
 """Weather tools."""

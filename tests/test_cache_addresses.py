@@ -22,6 +22,7 @@ import pytest
 
 pytest.importorskip("mypy")
 
+from tests.mypy_settings import PYPROJECT_OVERRIDES
 from tests.plugin_project import environment
 from tests.test_cache_differential import both_sides, compare, report, run_mypy
 from toolcall import cache_format
@@ -85,7 +86,7 @@ print(json.dumps({"results": out, "introspected": "toolcall.introspect" in sys.m
 def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The project, checked once by mypy with the plugin (which writes the cache)."""
     root = tmp_path_factory.mktemp("addresses")
-    (root / "pyproject.toml").write_text('[tool.mypy]\nplugins = ["toolcall_mypy"]\n')
+    (root / "pyproject.toml").write_text('[tool.mypy]\nplugins = ["toolcall_mypy"]\n' + PYPROJECT_OVERRIDES)
     (root / "net").mkdir()
     (root / "net" / "__init__.py").write_text("")
     (root / "net" / "tools.py").write_text(TOOLS, encoding="utf-8")

@@ -43,6 +43,7 @@ from typing import Any, Final, Literal, Optional, get_args
 import pytest
 
 from tests.corpus_gen import Corpus, write_corpus
+from tests.mypy_settings import PYPROJECT_OVERRIDES
 from tests.plugin_project import environment
 from toolcall import cache_format
 
@@ -398,7 +399,9 @@ class Checked:
 def corpus_project(tmp_path_factory: pytest.TempPathFactory) -> Checked:
     """The corpus directories copied into a project of their own, checked once by mypy with the plugin."""
     project = tmp_path_factory.mktemp("differential")
-    (project / "pyproject.toml").write_text('[tool.mypy]\nplugins = ["toolcall_mypy"]\nexplicit_package_bases = true\n')
+    (project / "pyproject.toml").write_text(
+        '[tool.mypy]\nplugins = ["toolcall_mypy"]\nexplicit_package_bases = true\n' + PYPROJECT_OVERRIDES
+    )
     (project / "tests").mkdir()
     shutil.copy(ROOT / "tests" / "__init__.py", project / "tests" / "__init__.py")
     for directory in CORPUS_DIRS:
@@ -423,12 +426,15 @@ class Generated:
     mypy: subprocess.CompletedProcess[str]
 
 
-GENERATED_PYPROJECT: Final = """\
+GENERATED_PYPROJECT: Final = (
+    """\
 [tool.mypy]
 plugins = ["toolcall_mypy"]
 # Bounds move into the description under Anthropic strict; accepted here, as in the examples.
 disable_error_code = ["toolcall-strict"]
 """
+    + PYPROJECT_OVERRIDES
+)
 
 
 def generate(root: Path, modules: int, seed: int) -> tuple[Corpus, subprocess.CompletedProcess[str]]:

@@ -169,6 +169,18 @@ def test_a_deleted_module_loses_its_cache_file(inventory: Project) -> None:
     assert "toolcall: removed" in result.stderr
 
 
+def test_a_module_named_by_a_bare_file_name_is_checked_again(tmp_path: Path) -> None:
+    # mypy gives such a module the path "tools.py": its directory is "", the working directory.
+    project = Project(tmp_path / "project")
+    project.write("tools.py", (project.root / "app" / "tools.py").read_text(encoding="utf-8"))
+    command = [sys.executable, "-m", "mypy", "tools.py"]
+    project.run(command)
+    cache = project.root / "__toolcall__" / "tools.json"
+    assert cache.is_file()
+    result = project.run(command)  # the cache directory is there now: it is searched for orphans
+    assert cache.is_file(), result.stderr
+
+
 def test_a_silenced_finding_is_named_at_run_time_not_called_stale(tmp_path: Path) -> None:
     project = Project(tmp_path / "project")
     project.write(

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.mypy_settings import PYPROJECT_OVERRIDES
 from toolcall.cli import COMMANDS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -117,6 +118,7 @@ def on_terminal(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[int
 def test_progress_shows_on_a_terminal_only(tmp_path: Path, arguments: list[str], counter: bytes) -> None:
     if arguments[0] == "check":
         pytest.importorskip("mypy")
+    (tmp_path / "pyproject.toml").write_text("[tool.mypy]\n" + PYPROJECT_OVERRIDES)
     package = tmp_path / "app"
     package.mkdir()
     (package / "__init__.py").write_text("")

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.mypy_settings import INI, PYPROJECT_OVERRIDES
+
 ROOT = Path(__file__).resolve().parent.parent
 MYPY = tuple(int(part) for part in version("mypy").split("+")[0].split(".")[:2])
 #: mypy's own cache for check, under the project.
@@ -61,6 +63,7 @@ def broken() -> int:
 
 #: The mixed project: a toolcall finding in ``app/tools.py``, and mypy type errors there and in ``app/models.py``.
 MIXED = {
+    "pyproject.toml": "[tool.mypy]\n" + PYPROJECT_OVERRIDES,
     "app/__init__.py": "",
     "app/tools.py": TOOLS,
     "app/models.py": 'count: int = "three"\n',
@@ -243,11 +246,14 @@ def test_a_project_without_mypy_configuration_uses_the_defaults(tmp_path: Path) 
 
 OTHER_CONFIG = {
     # mypy's strict mode (many errors of its own), no plugin, only app checked; toolcall settings beside it.
-    "mypy.ini": """\
+    "mypy.ini": textwrap.dedent(
+        """\
         [mypy]
         strict = True
         files = app
-        """,
+        """
+    )
+    + INI,
     "pyproject.toml": """\
         [tool.toolcall]
         strict = false
@@ -300,7 +306,7 @@ def test_a_project_with_another_mypy_configuration(tmp_path: Path) -> None:
 @pytest.mark.skipif(MYPY < (1, 19), reason="disable_error_code takes plugin codes from mypy 1.19")
 def test_the_projects_disabled_codes_stay_disabled(tmp_path: Path) -> None:
     files = dict(OTHER_CONFIG)
-    files["mypy.ini"] += "disable_error_code = toolcall-param\n"
+    files["mypy.ini"] = files["mypy.ini"].replace("files = app\n", "files = app\ndisable_error_code = toolcall-param\n")
     result = check(write(tmp_path / "project", files))
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
 

@@ -329,6 +329,15 @@ def test_a_value_json_cannot_carry_is_an_error_result() -> None:
     assert not after.is_error
 
 
+def test_a_value_that_breaks_its_own_output_schema_is_an_error_result() -> None:
+    async def body(client: ClientSession) -> CallToolResult:
+        return await client.call_tool("mislabeled", {})
+
+    result = served(body)
+    assert result.is_error
+    assert text(result) == "the tool returned an object of type list where its output schema promises a JSON object"
+
+
 # The process: bad input, shutdown, start-up errors
 
 
@@ -351,7 +360,7 @@ def test_what_a_tool_prints_goes_to_stderr_not_onto_the_wire(to_file: bool) -> N
         server.initialize()
         for identifier in (1, 2):  # RawServer.answer parses every line of stdout: a printed one would fail it
             answer = server.request(identifier, "tools/call", {"name": "shout", "arguments": {"text": "hello"}})
-            assert answer["result"]["content"][0]["text"] == '"HELLO"'
+            assert answer["result"]["content"][0]["text"] == "HELLO"
         answer = server.request(3, "tools/call", {"name": "get_weather", "arguments": {"city": "Oslo"}})
         assert answer["result"]["structuredContent"] == {"city": "Oslo", "days": 3, "temp": 21.5}
         status, errors = server.close()

@@ -17,6 +17,7 @@ import toolcall
 from tests import dispatch_tools as tools
 from toolcall import Err, Ok
 from toolcall.errors import (
+    ArgumentErrors,
     ArgumentGap,
     Exited,
     InvalidArgument,
@@ -83,12 +84,25 @@ def test_arguments_that_are_not_an_object(args: Any) -> None:
 
 
 def test_non_string_keys_come_before_unknown_ones() -> None:
-    assert run("get_weather", {"city": "Oslo", 1: 2, "c": 3}) == Err(NonStringArguments([1]))
+    found = run("get_weather", {"city": "Oslo", 1: 2, "c": 3})
+    assert found == Err(ArgumentErrors([NonStringArguments([1]), UnknownArguments(["c"])]))
 
 
 def test_unknown_keys_come_before_missing_and_invalid_ones() -> None:
-    assert run("get_weather", {"c": 1}) == Err(UnknownArguments(["c"]))
-    assert run("get_weather", {"city": 5, "c": 1}) == Err(UnknownArguments(["c"]))
+    assert run("get_weather", {"c": 1}) == Err(ArgumentErrors([UnknownArguments(["c"]), MissingArgument("city")]))
+    invalid = InvalidArgument("city", Reason("expected_string", 5))
+    assert run("get_weather", {"city": 5, "c": 1}) == Err(ArgumentErrors([UnknownArguments(["c"]), invalid]))
+
+
+def test_unknown_arguments_name_the_accepted_ones() -> None:
+    result = run("get_weather", {"city": "Oslo", "c": 1})
+    assert isinstance(result, Err)
+    assert isinstance(result.error, UnknownArguments)
+    assert result.error.accepted == ("city", "days")
+    injected = run("query", {"sql": "x", "db": "evil"}, context={"db": object()})
+    assert isinstance(injected, Err)
+    assert isinstance(injected.error, UnknownArguments)
+    assert injected.error.accepted == ("sql",)  # an injected parameter is not the model's to send
 
 
 def test_null_for_a_required_non_nullable_argument_is_invalid() -> None:
@@ -150,11 +164,12 @@ def test_every_error_has_a_one_line_message_and_json() -> None:
     errors = [
         run("nope", {}),
         run("get_weather", {"city": "Oslo", "c": 1}),
-        run("get_weather", {1: 1}),
+        run("get_weather", {"city": "Oslo", 1: 1}),
         run("get_weather", [1]),
         run("get_weather", {}),
         run("two_optional_positional", {"b": 1}),
         run("get_weather", {"city": 5}),
+        run("get_weather", {"city": 5, "days": "x"}),
         run("fails", {"kind": "value"}),
         run("fails", {"kind": "exit"}),
     ]
@@ -175,6 +190,7 @@ def test_every_error_has_a_one_line_message_and_json() -> None:
         "missing_argument",
         "argument_gap",
         "invalid_argument",
+        "argument_errors",
         "raised",
         "exited",
     ]

@@ -267,6 +267,16 @@ def named_arguments(draw: Any, parameters: tuple[str, ...]) -> dict[Any, Any]:
 # -- the checks ---------------------------------------------------------------------------------
 
 
+#: The order of the problems ``ArgumentErrors`` holds (the class of anything else is a KeyError).
+PROBLEM_RANKS: dict[type, int] = {
+    errors.NonStringArguments: 0,
+    errors.UnknownArguments: 1,
+    errors.MissingArgument: 2,
+    errors.InvalidArgument: 2,
+    errors.ArgumentGap: 3,
+}
+
+
 def outcome(module: Any, name: Any, args: Any) -> Ok[Any] | Err:
     """``run``, which must return ``Ok`` or a well-formed ``Err`` and never raise."""
     _TOOL_ERRORS.records.clear()
@@ -277,6 +287,10 @@ def outcome(module: Any, name: Any, args: Any) -> Ok[Any] | Err:
         assert isinstance(error, errors.ToolError.__args__), error  # type: ignore[attr-defined]
         if isinstance(error, errors.Raised):  # only the tool's own code may raise: bad input is never "Raised"
             assert _raised_by(CODES[name]), f"the dispatcher raised {error} for {name}"
+        if isinstance(error, errors.ArgumentErrors):  # several problems, each one of its own, in order
+            ranks = [PROBLEM_RANKS[type(problem)] for problem in error.errors]
+            assert len(ranks) >= 2
+            assert ranks == sorted(ranks), error
         text = json.dumps(error.to_json())
         assert json.loads(text)["error"]
         line = str(error)

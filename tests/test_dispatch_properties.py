@@ -39,7 +39,7 @@ import re
 import warnings
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field, fields, is_dataclass
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -114,6 +114,7 @@ MODES = ("canonical", "openai-strict")
 GENERATION_GAPS: dict[str, str] = {}
 
 ARGUMENT_ERRORS = (
+    errors.ArgumentErrors,
     errors.UnknownArguments,
     errors.NonStringArguments,
     errors.InvalidArguments,
@@ -564,7 +565,11 @@ SEEN: Counter[str] = Counter()
 
 
 def explanation(case: Case) -> str | None:
-    """The name of the first documented difference that explains ``case``."""
+    """The name of the first documented difference that explains ``case`` (each of its problems, if several)."""
+    error = case.result.error if isinstance(case.result, Err) else None
+    if isinstance(error, errors.ArgumentErrors):
+        names = [explanation(replace(case, result=Err(problem))) for problem in error.errors]
+        return None if None in names else " + ".join(dict.fromkeys(name for name in names if name))
     for difference in EXCEPTIONS:
         if difference.direction == "dispatcher" and not case.dispatched_ok:
             continue
@@ -748,6 +753,8 @@ EXAMPLES: list[tuple[str, str, str, dict[str, Any]]] = [
     ("ecma262-dollar", "t_datetime", "canonical", {"x": "2024-05-01T12:30:00Z\n"}),
     ("lone-surrogates", "t_str", "canonical", {"x": "\ud800"}),
     ("lone-surrogates", "t_dict_any", "canonical", {"x": {"\udc80": 1}}),
+    # Two problems at once (ArgumentErrors): each is explained.
+    ("lone-surrogates", "t_kwargs_str", "canonical", {"resource_id": "\ud800", "k": "\udc80"}),
     ("bounds-on-string-numbers", "t_string_integer_bounded", "canonical", {"x": "-1"}),
     ("bounds-on-string-numbers", "t_decimal_bounded", "canonical", {"x": "100.5"}),
     ("custom-types-check-themselves", "paint", "canonical", {"color": "#aabbcc", "share": "1/0"}),

@@ -32,7 +32,6 @@ import pytest
 
 pytest.importorskip("mypy")
 
-from mypy import build
 from mypy.build import BuildSource
 from mypy.nodes import CallExpr, Decorator, RefExpr, StrExpr, TypeInfo
 from mypy.options import Options
@@ -41,6 +40,7 @@ from mypy.types import Type
 
 from examples import weather
 from tests import analysis_cases, corpus
+from tests.inprocess_mypy import run_build
 from toolcall import ir
 from toolcall.definition import module_tools
 from toolcall.introspect import introspect
@@ -67,10 +67,6 @@ STATIC_ONLY_FINDINGS: Final[dict[tuple[str, str, str, str | None], str]] = {
 
 #: Findings both report whose wording differs, by design: (module, tool, parameter) -> why.
 MESSAGE_DIFFERENCES: Final[dict[tuple[str, str, str | None], str]] = {
-    ("tests.corpus.defaults", "dropped_defaults", "since"): (
-        "the runtime shows the default's repr, datetime.datetime(2024, 1, 1, 0, 0); "
-        "the plugin its source text, datetime.datetime(2024, 1, 1)"
-    ),
     ("tests.analysis_cases.refused", "callable_param", "fn"): (
         "types are named as each side spells them: collections.abc.Callable[[int], int] at run time, "
         "def (int) -> int in mypy"
@@ -155,7 +151,7 @@ def analyze(
     options.python_version = python_version or sys.version_info[:2]
     options.show_traceback = True
     plugin = AnalysisPlugin(options, shared_sources=shared_sources)
-    result = build.build([BuildSource(path, module) for path, module in sources], options, extra_plugins=[plugin])
+    result = run_build([BuildSource(path, module) for path, module in sources], options, plugin)
     return plugin.collected, result.errors
 
 
@@ -468,7 +464,7 @@ def test_default_findings_at_the_initializer(check: Callable[[str], dict[str, Co
     ]
     lines = {parameter: line for _, parameter, line in rows(collected)}
     assert lines == {"since": 15, "seen": 16, "threshold": 17, "level": 18, "count": 19, "seed": 20, "limit": 21}
-    assert message(collected, "since").startswith("the default datetime.datetime(2024, 1, 1) (a datetime) is not JSON")
+    assert message(collected, "since").startswith("the default datetime.datetime(2024, 1, 1, 0, 0) has no UTC offset")
     assert message(collected, "seen").startswith("the default {1, 2} (a set) is not JSON")
     assert message(collected, "threshold").startswith("the default nan is not JSON")
     assert message(collected, "level").startswith("the default 4 is not one of 1, 2, 3")
@@ -531,7 +527,7 @@ def test_provider_that_cannot_be_imported(tmp_path: Path) -> None:
     options.incremental, options.cache_dir = False, os.devnull
     plugin = AnalysisPlugin(options)
     plugin.providers["providers_case"] = ("no_such_module_anywhere:Types",)
-    build.build([BuildSource(str(path), "providers_case")], options, extra_plugins=[plugin])
+    run_build([BuildSource(str(path), "providers_case")], options, plugin)
     collected = plugin.collected[("providers_case", "share")]
     assert collected.tool is None
     assert "the TypeProvider no_such_module_anywhere:Types cannot be imported where mypy runs" in message(

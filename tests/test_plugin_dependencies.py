@@ -20,13 +20,13 @@ import pytest
 
 pytest.importorskip("mypy")
 
-from mypy import build
 from mypy.build import BuildSource
 from mypy.nodes import Decorator
 from mypy.options import Options
 from mypy.plugin import FunctionContext, MethodContext, Plugin
 from mypy.types import Type
 
+from tests.inprocess_mypy import run_build
 from toolcall_mypy.collect import Collected, collect_tool
 from toolcall_mypy.source_names import Sources
 
@@ -90,7 +90,7 @@ def analyze(tmp_path: Path) -> Analyze:
         options.show_traceback = True
         plugin = DependenciesPlugin(options, providers or {})
         modules = [(str(package / name), f"app.{name.rpartition('.')[0]}") for name in files]
-        result = build.build([BuildSource(path, module) for path, module in modules], options, extra_plugins=[plugin])
+        result = run_build([BuildSource(path, module) for path, module in modules], options, plugin)
         assert not [error for error in result.errors if ": error:" in error], result.errors
         return plugin.collected
 

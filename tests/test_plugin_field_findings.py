@@ -19,7 +19,8 @@ import pytest
 
 pytest.importorskip("mypy")
 
-from tests.plugin_project import MYPY, PYPROJECT, Project, rechecked
+from tests.mypy_settings import PYPROJECT_OVERRIDES
+from tests.plugin_project import MYPY, MYPY_TABLE, Project, rechecked
 
 WORKERS = [()] + ([("--num-workers", "2")] if MYPY >= (2, 0) else [])
 
@@ -72,7 +73,10 @@ def close(conn: Conn, force: bool = False) -> str:
 
 def setup(project: Project, tools: str, models: str | None = None) -> None:
     # Diagnostics only: the schema cache has tests of its own (test_plugin_incremental.py).
-    project.write("pyproject.toml", PYPROJECT + "warn_unused_ignores = true\n\n[tool.toolcall]\ncache = false\n")
+    project.write(
+        "pyproject.toml",
+        f"{MYPY_TABLE}warn_unused_ignores = true\n{PYPROJECT_OVERRIDES}\n[tool.toolcall]\ncache = false\n",
+    )
     project.write("app/tools.py", tools)
     if models is not None:
         project.write("app/models.py", models)

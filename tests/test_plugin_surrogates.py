@@ -26,13 +26,13 @@ import pytest
 
 pytest.importorskip("mypy")
 
-from mypy import build
 from mypy.build import BuildSource
 from mypy.nodes import Decorator
 from mypy.options import Options
 from mypy.plugin import FunctionContext, MethodContext, Plugin
 from mypy.types import Type
 
+from tests.inprocess_mypy import run_build
 from toolcall import ir
 from toolcall.definition import module_tools
 from toolcall.introspect import introspect
@@ -136,7 +136,7 @@ class Project:
         plugin = SurrogatePlugin(options)
         sources = [BuildSource(str(self.root / self.package / "__init__.py"), self.package)]
         sources += [BuildSource(str(self.root / Path(*m.split("."))) + ".py", m) for m in modules]
-        result = build.build(sources, options, extra_plugins=[plugin])
+        result = run_build(sources, options, plugin)
         assert result.errors == []
         return {name: found for (module, name), found in plugin.found.items() if module in modules}
 

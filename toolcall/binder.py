@@ -12,12 +12,23 @@ Binding rules (SPEC §1, §4): keys must be strings and declared (or go to
 ``**kwargs``); a missing required argument is ``MissingArgument``; a null
 for an optional parameter whose type does not accept ``None`` means "use the
 default"; an optional positional-only parameter left out while a later
-positional-only one is sent is ``ArgumentGap``. When several things are
-wrong, unknown keys are reported first, then parameters in declaration order.
+positional-only one is sent is ``ArgumentGap``.
+
+Every problem of a call is reported at once (``ArgumentErrors`` when there
+is more than one), yet the success path checks each argument only once:
+``call`` and ``bind`` stop at the first problem, and only then a third
+generated function, ``problems``, checks what they had not reached yet and
+collects what is wrong instead of raising. The checks are numbered in the
+order they run (each parameter, the ``**kwargs`` extras, each gap), and a
+refusal resumes after the one that failed, so no value is coerced twice (a
+custom coercion hook or a dataclass ``__init__`` runs once per call).
+The order of the problems: non-string keys, unknown keys, parameters in
+declaration order, extras as sent, gaps.
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import inspect
 from collections.abc import Callable
@@ -64,7 +75,7 @@ class Prepared:
 def reason_of(fail: Fail) -> errors.Reason:
     """The public ``Reason`` of an internal ``Fail`` (its path read from the outside in)."""
     branches = tuple(reason_of(b) for b in fail.branches)
-    return errors.Reason(fail.code, fail.value, tuple(reversed(fail.rpath)), fail.detail, branches)
+    return errors.Reason(fail.code, fail.value, tuple(reversed(fail.rpath)), fail.detail, branches, fail.accepted)
 
 
 def prepare(tool: ir.Tool, function: Callable[..., Any], classes: dict[str, Any], thread: bool) -> Prepared:
@@ -76,6 +87,7 @@ def prepare(tool: ir.Tool, function: Callable[..., Any], classes: dict[str, Any]
     coercers.finish()
     compiled = source.compile()
     resolve_union_orders(compiled)
+    compiled["_checks"].problems = compiled["problems"]
     return Prepared(
         run=compiled.get("run"),
         bind=compiled["bind"],
@@ -98,7 +110,7 @@ def _defaults(function: Callable[..., Any]) -> dict[str, Any]:
 
 
 def _namespace(tool: ir.Tool, function: Callable[..., Any]) -> dict[str, Any]:
-    wire = frozenset(p.name for p in tool.parameters if not p.injected and p.kind != "var_keyword")
+    wire = tuple(p.name for p in tool.parameters if not p.injected and p.kind != "var_keyword")
     injected = frozenset(p.name for p in tool.parameters if p.injected)
     has_kwargs = any(p.kind == "var_keyword" for p in tool.parameters)
     checks = _ArgumentChecks(wire, injected, has_kwargs)
@@ -112,6 +124,13 @@ def _namespace(tool: ir.Tool, function: Callable[..., Any]) -> dict[str, Any]:
         "_invalid": checks.invalid,
         "_missing": checks.missing,
         "_broken": checks.broken,
+        "_gap": checks.gap,
+        "_invalid_error": _invalid_error,
+        "_broken_error": _broken_error,
+        "_MissingArgument": errors.MissingArgument,
+        "_ArgumentGap": errors.ArgumentGap,
+        "_NOT_SENT": _NOT_SENT,
+        "_UNREADABLE": _UNREADABLE,
         "MissingInjected": MissingInjected,
         "_injected": _injected,
         "_InvalidArguments": errors.InvalidArguments,
@@ -144,64 +163,124 @@ def _injected(context: Any, name: str) -> Any:
         ) from None
 
 
-class _ArgumentChecks:
-    """The failure paths of a generated binder (never on the success path)."""
+#: What ``problems`` reads for a parameter that was not sent.
+_NOT_SENT: Final = object()
+#: What ``problems`` reads for a parameter whose lookup raised (a key that breaks comparison).
+_UNREADABLE: Final = object()
 
-    def __init__(self, wire: frozenset[str], injected: frozenset[str], has_kwargs: bool) -> None:
-        self.wire = wire
+
+def _invalid_error(name: str, fail: Fail) -> errors.InvalidArgument:
+    """The error of a value that failed coercion."""
+    return errors.InvalidArgument(name, reason_of(fail))
+
+
+def _broken_error(exc: Exception, name: str) -> errors.InvalidArgument:
+    """The error of a value that broke a check instead of failing it.
+
+    Input nested beyond the recursion limit (``too_deep``), too large to
+    check, or holding objects no JSON decoder makes (a value whose ``__eq__``
+    or ``__hash__`` raises) ends as an argument error, never as ``Raised``:
+    the tool did not run.
+    """
+    if isinstance(exc, RecursionError):
+        reason = errors.Reason("too_deep")  # no detail: it would only repeat what the code says
+    elif isinstance(exc, MemoryError):
+        reason = errors.Reason("invalid_value", None, (), "too large to check")
+    else:
+        reason = errors.Reason("invalid_value", None, (), f"not a JSON value ({type(exc).__name__} while checking)")
+    return errors.InvalidArgument(name, reason)
+
+
+def _no_problems(args: dict[Any, Any], start: int, after: str | None) -> list[errors.ToolError]:
+    return []
+
+
+class _ArgumentChecks:
+    """The failure paths of a generated binder (never on the success path).
+
+    Each method takes the problem the generated code met and the number of
+    the check to resume at, and returns the refusal with every problem of
+    the call: the key problems, that one, and what ``problems`` finds from
+    there on.
+    """
+
+    def __init__(self, wire: tuple[str, ...], injected: frozenset[str], has_kwargs: bool) -> None:
+        #: The wire parameter names in declaration order, as ``UnknownArguments.accepted``.
+        self.accepted = wire
+        self.wire = frozenset(wire)
         self.injected = injected
         self.has_kwargs = has_kwargs
+        #: The tool's generated ``problems(args, start, after)``, set once it is compiled.
+        self.problems: Callable[[dict[Any, Any], int, str | None], list[errors.ToolError]] = _no_problems
 
-    def unknown_error(self, args: dict[Any, Any]) -> errors.ToolError | None:
-        """Non-string keys, then undeclared ones; ``None`` when every key is fine."""
+    def key_errors(self, args: dict[Any, Any]) -> list[errors.ToolError]:
+        """Non-string keys, then undeclared ones (every key compared only as an exact ``str``)."""
+        found: list[errors.ToolError] = []
         bad_keys = [k for k in args if type(k) is not str]
         if bad_keys:
-            return errors.NonStringArguments(tuple(bad_keys))
-        names = [k for k in args if k not in self.wire and (not self.has_kwargs or k in self.injected)]
-        return errors.UnknownArguments(tuple(names)) if names else None
+            found.append(errors.NonStringArguments(tuple(bad_keys)))
+        names = [
+            k for k in args if type(k) is str and k not in self.wire and (not self.has_kwargs or k in self.injected)
+        ]
+        if names:
+            found.append(errors.UnknownArguments(tuple(names), self.accepted))
+        return found
 
-    def unknown(self, args: dict[Any, Any]) -> Rejected:
+    def unknown(self, args: dict[Any, Any], resume: int) -> Rejected:
         """The refusal for keys the tool does not declare."""
-        found = self.unknown_error(args)
-        assert found is not None
-        return Rejected(found)
+        return _rejected(self._problems(args, None, resume))
 
-    def invalid(self, args: dict[Any, Any], name: str, fail: Fail) -> Rejected:
-        """The refusal for a value that failed coercion (unknown keys are reported first)."""
-        return Rejected(self.unknown_error(args) or errors.InvalidArgument(name, reason_of(fail)))
+    def invalid(self, args: dict[Any, Any], name: str, fail: Fail, resume: int, after: str | None = None) -> Rejected:
+        """The refusal for a value that failed coercion."""
+        return _rejected(self._problems(args, _invalid_error(name, fail), resume, after))
 
-    def missing(self, args: dict[Any, Any], name: str) -> Rejected:
-        """The refusal for a missing required argument (unknown keys are reported first)."""
-        return Rejected(self.unknown_error(args) or errors.MissingArgument(name))
+    def missing(self, args: dict[Any, Any], name: str, resume: int) -> Rejected:
+        """The refusal for a missing required argument."""
+        return _rejected(self._problems(args, errors.MissingArgument(name), resume))
 
-    def broken(self, args: dict[Any, Any], exc: Exception, name: str | None) -> Rejected:
-        """The refusal for input that broke a check instead of failing it.
+    def gap(self, args: dict[Any, Any], missing: str, sent: tuple[str, ...], resume: int) -> Rejected:
+        """The refusal for an optional positional-only argument left out before later ones."""
+        return _rejected(self._problems(args, errors.ArgumentGap(missing, sent), resume))
 
-        Input nested beyond the recursion limit (``too_deep``), too large to
-        check, or holding objects no JSON decoder makes (a key or value whose
-        ``__eq__`` or ``__hash__`` raises) ends as an argument error, never as
-        ``Raised``: the tool did not run. ``name`` is the parameter being
-        checked, if known.
+    def broken(
+        self, args: dict[Any, Any], exc: Exception, name: str | None, resume: int, after: str | None = None
+    ) -> Rejected:
+        """The refusal for input that broke a check (see ``_broken_error``).
+
+        ``name`` is the parameter being checked; ``None`` when the break
+        came from reading the arguments themselves (a key whose ``__eq__``
+        raises), and then every check runs again.
         """
-        try:
-            found = self.unknown_error(args)
-        except Exception:  # keys that cannot even be compared
-            found = None
-        if found is not None:
-            return Rejected(found)
-        if name is None:
-            name = next((k for k in args if type(k) is str and k in self.wire), "")
-        if isinstance(exc, RecursionError):
-            reason = errors.Reason("too_deep")  # no detail: it would only repeat what the code says
-        elif isinstance(exc, MemoryError):
-            reason = errors.Reason("invalid_value", None, (), "too large to check")
-        else:
-            reason = errors.Reason("invalid_value", None, (), f"not a JSON value ({type(exc).__name__} while checking)")
-        return Rejected(errors.InvalidArgument(name, reason))
+        if name is not None:
+            return _rejected(self._problems(args, _broken_error(exc, name), resume, after))
+        found = self._problems(args, None, 0)
+        if not found:  # nothing else to blame: the first parameter sent
+            found.append(_broken_error(exc, next((k for k in args if type(k) is str and k in self.wire), "")))
+        return _rejected(found)
+
+    def _problems(
+        self, args: dict[Any, Any], known: errors.ToolError | None, resume: int, after: str | None = None
+    ) -> list[errors.ToolError]:
+        """The key problems, ``known`` (the one the generated code met), and the rest from check ``resume`` on."""
+        found = self.key_errors(args)
+        if known is not None:
+            found.append(known)
+        with contextlib.suppress(Exception):  # a check that breaks even here: what was found so far stands
+            found += self.problems(args, resume, after)
+        return found
+
+
+def _rejected(found: list[errors.ToolError]) -> Rejected:
+    return Rejected(found[0] if len(found) == 1 else errors.ArgumentErrors(tuple(found)))
 
 
 class _Writer:
-    """Writes ``call`` and ``bind`` for one tool (the same checks, two endings)."""
+    """Writes ``call`` and ``bind`` for one tool (the same checks, two endings), and ``problems``.
+
+    The checks are numbered in the order they run: parameter slot ``i`` is
+    check ``i`` (injected slots have no check), the ``**kwargs`` extras are
+    check ``len(slots)``, and gap ``g`` is check ``len(slots) + 1 + g``.
+    """
 
     def __init__(self, tool: ir.Tool, source: Source, coercers: Coercers, defaults: dict[str, Any]) -> None:
         self.tool = tool
@@ -213,6 +292,10 @@ class _Writer:
         self.slots = [(p, f"a{i}") for i, p in enumerate(tool.parameters) if p.kind != "var_keyword"]
         self.extras = next((p for p in tool.parameters if p.kind == "var_keyword"), None)
         self.is_async = inspect.iscoroutinefunction(source.namespace["_fn"])
+        #: The number of the extras check (the first after the parameters).
+        self.extras_check = len(self.slots)
+        #: Each gap check: the optional positional-only parameter and the later positional-only names.
+        self.gaps = self._gaps()
 
     def write(self) -> None:
         """Emit ``run`` (sync tools only) and ``bind``."""
@@ -233,6 +316,7 @@ class _Writer:
         self._body()
         self.source.add(1, f"return ({positional}), {{{bind_keywords}}}", "")
         self.source.end()
+        self._problems()
 
     def _run(self, call: str) -> None:
         # ``run``'s whole path in one frame: refusals end as Err, the tool's
@@ -254,23 +338,24 @@ class _Writer:
         required = sum(1 for p, _ in self.slots if not p.injected and p.required)
         add(1, "if type(args) is not dict:", "    raise Rejected(_InvalidArguments(args))")
         add(1, "try:", f"    n = {required}")
-        for parameter, variable in self.slots:
+        for check, (parameter, variable) in enumerate(self.slots):
             if parameter.injected:
                 add(2, f"{variable} = _injected(context, {self.source.literal(parameter.name)})")
             else:
-                self._wire_parameter(parameter, variable)
+                self._wire_parameter(parameter, variable, check)
         self._leftover_keys()
         # Not Fail, not a refusal already made: the input broke a check (too deep, a hostile object).
         add(1, "except (Rejected, MissingInjected):", "    raise", "except Exception as exc:")
-        add(2, "raise _broken(args, exc, None) from None")
-        self._gap_check()
+        add(2, "raise _broken(args, exc, None, 0) from None")
+        self._gap_checks()
 
-    def _wire_parameter(self, parameter: ir.Parameter, variable: str) -> None:
+    def _wire_parameter(self, parameter: ir.Parameter, variable: str, check: int) -> None:
         add, key = self.source.add, self.source.literal(parameter.name)
         default = self._default_constant(parameter)
         if default is None:  # required: one lookup, and a KeyError only on the rare path
-            add(2, "try:", f"    v = args[{key}]", "except KeyError:", f"    raise _missing(args, {key}) from None")
-            self._checked(parameter, key, 2)
+            add(2, "try:", f"    v = args[{key}]", "except KeyError:")
+            add(3, f"raise _missing(args, {key}, {check + 1}) from None")
+            self._checked(parameter, key, 2, check)
             add(2, f"{variable} = v")
             return
         add(2, f"if {key} in args:", f"    v = args[{key}]", "    n += 1")
@@ -278,17 +363,17 @@ class _Writer:
         if not accepts_null(parameter.type, self.defs):
             add(3, f"if v is None: v = {default}", "else:")  # a null for an optional parameter: its default
             body = 4
-        self._checked(parameter, key, body)
+        self._checked(parameter, key, body, check)
         add(3, f"{variable} = v")
         add(2, "else:", f"    {variable} = {default}")
 
-    def _checked(self, parameter: ir.Parameter, key: str, indent: int) -> None:
+    def _checked(self, parameter: ir.Parameter, key: str, indent: int, check: int) -> None:
         """Coerce ``v``, the value sent for ``parameter``; a failure is that argument's error."""
         add = self.source.add
         add(indent, "try:")
         self.coercers.inline(parameter.type, "v", indent + 1)
-        add(indent, "except Fail as f:", f"    raise _invalid(args, {key}, f) from None")
-        add(indent, "except Exception as exc:", f"    raise _broken(args, exc, {key}) from None")
+        add(indent, "except Fail as f:", f"    raise _invalid(args, {key}, f, {check + 1}) from None")
+        add(indent, "except Exception as exc:", f"    raise _broken(args, exc, {key}, {check + 1}) from None")
 
     def _default_constant(self, parameter: ir.Parameter) -> str | None:
         if parameter.required:
@@ -299,32 +384,95 @@ class _Writer:
         return self.source.constant(value, "default")
 
     def _leftover_keys(self) -> None:
-        add = self.source.add
+        add, extras = self.source.add, self.extras_check
         if self.extras is None:
-            add(2, "if n != len(args):", "    raise _unknown(args)")
+            add(2, "if n != len(args):", f"    raise _unknown(args, {extras})")
             return
         add(2, "extra = None", "if n != len(args):")
-        add(3, "if _checks.unknown_error(args) is not None:", "    raise _unknown(args)", "extra = {}")
+        add(3, "if _checks.key_errors(args):", f"    raise _unknown(args, {extras})", "extra = {}")
         wire = self.source.constant(frozenset(p.name for p, _ in self.slots if not p.injected), "wire")
         add(3, "for k, v in args.items():", f"    if k in {wire}:", "        continue", "    try:")
         add(5, "if not k.isascii(): check_unicode(k)")  # an extra argument's name is model text too
         self.coercers.inline(self.extras.type, "v", 5)
-        add(4, "except Fail as f:", "    raise _invalid(args, k, f) from None")
-        add(4, "except Exception as exc:", "    raise _broken(args, exc, k) from None", "extra[k] = v")
+        # The check resumes at the extras, after ``k``.
+        add(4, "except Fail as f:", f"    raise _invalid(args, k, f, {extras}, k) from None")
+        add(4, "except Exception as exc:", f"    raise _broken(args, exc, k, {extras}, k) from None", "extra[k] = v")
 
-    def _gap_check(self) -> None:
+    def _gaps(self) -> list[tuple[str, str]]:
+        """Each optional positional-only parameter's name (a literal) and the later ones' names (a constant)."""
         positional = [p for p, _ in self.slots if p.kind == "positional_only"]
-        for index, parameter in enumerate(positional):
-            later = [p.name for p in positional[index + 1 :]]
-            if parameter.required or not later:
-                continue
-            names = self.source.constant(tuple(later), "later")
-            key = self.source.literal(parameter.name)
+        return [
+            (self.source.literal(p.name), self.source.constant(tuple(q.name for q in positional[index + 1 :]), "later"))
+            for index, p in enumerate(positional)
+            if not p.required and index + 1 < len(positional)
+        ]
+
+    def _gap_checks(self) -> None:
+        for number, (key, later) in enumerate(self.gaps):
             self.source.add(
                 1,
                 f"if {key} not in args:",
-                f"    sent = tuple(k for k in {names} if k in args)",
+                f"    sent = tuple(k for k in {later} if k in args)",
                 "    if sent:",
-                f"        raise Rejected(_ArgumentGap({key}, sent))",
+                f"        raise _gap(args, {key}, sent, {self.extras_check + 2 + number})",
             )
-            self.source.namespace["_ArgumentGap"] = errors.ArgumentGap
+
+    # -- the failure path: every problem, from a given check on ---------------------------------------
+
+    def _problems(self) -> None:
+        """Emit ``problems(args, start, after)``: the errors of checks ``start`` on, as a list.
+
+        It runs only after ``call`` or ``bind`` met a problem, so ``args`` is
+        a dict. For the extras check, ``after`` is the key whose value
+        already failed: the extras sent before it, and it, are skipped.
+        """
+        add = self.source.add
+        self.source.begin()
+        add(0, "def problems(args, start, after):", "    found = []")
+        for check, (parameter, _) in enumerate(self.slots):
+            if not parameter.injected:
+                self._parameter_problems(parameter, check)
+        if self.extras is not None:
+            self._extra_problems()
+        for number, (key, later) in enumerate(self.gaps):
+            add(1, f"if start <= {self.extras_check + 1 + number}:", "    try:", f"        if {key} not in args:")
+            add(
+                4, f"sent = tuple(k for k in {later} if k in args)", f"if sent: found.append(_ArgumentGap({key}, sent))"
+            )
+            add(2, "except Exception:", "    pass")  # a key that breaks comparison is reported as a non-string key
+        add(1, "return found", "")
+        self.source.end()
+
+    def _parameter_problems(self, parameter: ir.Parameter, check: int) -> None:
+        add, key = self.source.add, self.source.literal(parameter.name)
+        add(1, f"if start <= {check}:", "    try:", f"        v = args.get({key}, _NOT_SENT)")
+        # A lookup that raises met a key that breaks comparison: that key is reported as a non-string key.
+        add(2, "except Exception:", "    v = _UNREADABLE")
+        if parameter.required:
+            add(2, "if v is _NOT_SENT:", f"    found.append(_MissingArgument({key}))")
+            add(2, "elif v is not _UNREADABLE:")
+        elif accepts_null(parameter.type, self.defs):
+            add(2, "if v is not _NOT_SENT and v is not _UNREADABLE:")
+        else:  # a null means "use the default"
+            add(2, "if v is not _NOT_SENT and v is not _UNREADABLE and v is not None:")
+        self._collected(parameter.type, key, 3)
+
+    def _extra_problems(self) -> None:
+        assert self.extras is not None
+        add = self.source.add
+        declared = self.source.constant(frozenset(p.name for p, _ in self.slots), "declared")
+        add(1, f"if start <= {self.extras_check}:", "    skip = after is not None", "    for k, v in args.items():")
+        add(3, "if skip:", "    skip = k is not after", "    continue")
+        # Non-string keys and injected names are key problems, already reported.
+        add(3, f"if type(k) is not str or k in {declared}:", "    continue")
+        self._collected(self.extras.type, "k", 3, extra=True)
+
+    def _collected(self, node: ir.TypeNode, key: str, indent: int, extra: bool = False) -> None:
+        """Coerce ``v``, the value sent for ``key``; a failure is added to ``found``."""
+        add = self.source.add
+        add(indent, "try:")
+        if extra:
+            add(indent + 1, "if not k.isascii(): check_unicode(k)")  # an extra argument's name is model text too
+        self.coercers.inline(node, "v", indent + 1)
+        add(indent, "except Fail as f:", f"    found.append(_invalid_error({key}, f))")
+        add(indent, "except Exception as exc:", f"    found.append(_broken_error(exc, {key}))")

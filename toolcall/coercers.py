@@ -18,14 +18,22 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Callable, Mapping
-from typing import Any, Final
+from typing import Any, Final, NamedTuple
 
 from toolcall import bounds, ir, scalars
 from toolcall.codegen import Source
 from toolcall.custom import provider_instance
 from toolcall.scalars import Fail
 
-__all__ = ["Coercers", "accepts_null", "json_key", "no_match", "object_failure", "resolve_union_orders"]
+__all__ = [
+    "Coercers",
+    "ObjectFields",
+    "accepts_null",
+    "json_key",
+    "no_match",
+    "object_failure",
+    "resolve_union_orders",
+]
 
 # The JSON kind of a decoded value; subclasses (``bool`` aside) are "other"
 # and try every union branch in order.
@@ -315,15 +323,16 @@ class Coercers:
         # len(v) means undeclared keys. Refusals go through ``object_failure``,
         # which reports undeclared keys first.
         add = self.source.add
-        names = self.source.constant(frozenset(f.name for f in node.fields), "names")
+        order = tuple(f.name for f in node.fields)
+        fields = self.source.constant(ObjectFields(frozenset(order), order), "fields")
         add(0, f"def {name}(v):", "    if type(v) is not dict:", '        raise Fail("expected_object", v)')
         add(1, "n = 0")
         variables = []
         for index, field in enumerate(node.fields):
             variables.append((field, f"x{index}"))
-            self._object_field(field, f"x{index}", names)
+            self._object_field(field, f"x{index}", fields)
         required = sum(1 for f in node.fields if f.required)
-        add(1, f"if n + {required} != len(v):", f"    raise object_failure(v, {names}, None, None)")
+        add(1, f"if n + {required} != len(v):", f"    raise object_failure(v, {fields}, None, None)")
         if node.shape == "typeddict":
             # Every field as it was sent: the dict as sent is the dict received.
             same = " and ".join(f"{var} is o{var}" for _, var in variables) or "True"
@@ -340,14 +349,14 @@ class Coercers:
         add(1, "try:", f"    return {cls}(**out)", "except Exception as exc:")
         add(2, 'raise Fail("invalid_value", v, f"{type(exc).__name__}: {exc}") from None', "")
 
-    def _object_field(self, field: ir.Field, var: str, names: str) -> None:
+    def _object_field(self, field: ir.Field, var: str, fields: str) -> None:
         add, key = self.source.add, self.source.literal(field.name)
         if field.required:
             add(1, "try:", f"    {var} = o{var} = v[{key}]", "except KeyError:")
-            add(2, f"raise object_failure(v, {names}, {key}, None) from None")
+            add(2, f"raise object_failure(v, {fields}, {key}, None) from None")
             add(1, "try:")
             self.inline(field.type, var, 2)
-            add(1, "except Fail as f:", f"    raise object_failure(v, {names}, {key}, f) from None")
+            add(1, "except Fail as f:", f"    raise object_failure(v, {fields}, {key}, f) from None")
             return
         add(1, f"{var} = o{var} = _ABSENT", f"if {key} in v:", "    n += 1", f"    {var} = o{var} = v[{key}]")
         body = 2
@@ -356,7 +365,7 @@ class Coercers:
             body = 3
         add(body, "try:")
         self.inline(field.type, var, body + 1)
-        add(body, "except Fail as f:", f"    raise object_failure(v, {names}, {key}, f) from None")
+        add(body, "except Fail as f:", f"    raise object_failure(v, {fields}, {key}, f) from None")
 
     def _gen_union(self, node: ir.UnionType, name: str) -> None:
         options = [(self.function(o), self.native_kinds(o)) for o in node.options]
@@ -420,11 +429,18 @@ class Coercers:
 _ABSENT: Final = object()
 
 
-def object_failure(value: dict[Any, Any], names: frozenset[str], key: str | None, fail: Fail | None) -> Fail:
-    """The failure of an object: undeclared keys first, then the missing or invalid field ``key``."""
-    unknown = [k for k in value if k not in names]
+class ObjectFields(NamedTuple):
+    """An object's field names: a set to test keys against, and a tuple in declaration order for messages."""
+
+    names: frozenset[str]
+    order: tuple[str, ...]
+
+
+def object_failure(value: dict[Any, Any], fields: ObjectFields, key: str | None, fail: Fail | None) -> Fail:
+    """The failure of an object: undeclared keys first (naming the declared ones), then the field ``key``."""
+    unknown = [k for k in value if k not in fields.names]
     if unknown:
-        return Fail("unknown_fields", unknown)
+        return Fail("unknown_fields", unknown, "", (), fields.order)
     if fail is None:
         fail = Fail("missing_field", None, f"field {key!r} is required")
     fail.rpath.append(key)  # type: ignore[arg-type]

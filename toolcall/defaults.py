@@ -5,11 +5,14 @@ reads from source:
 
 1. ``json_of(value)`` turns a live Python default into JSON (str, int,
    finite float, bool, lists and tuples as arrays, str-keyed dicts, Enum
-   members as their values), or says why JSON cannot carry it.
+   members as their values; dates, times, timedeltas, UUIDs and Decimals as
+   the ``wire_strings.WireString`` the dispatcher parses back), or says why
+   JSON cannot carry it.
 2. ``fit_default(json_value, node, defs)`` checks that JSON value against the
    parameter's IR type (a Literal it does not list, an enum value not in the
-   enum, a broken bound, the wrong JSON kind) and converts it to its wire
-   spelling (a ``string_integer`` travels as its decimal string).
+   enum, a broken bound, the wrong JSON kind; a wire string fits only its own
+   primitive) and converts it to its wire spelling (a ``string_integer``
+   travels as its decimal string, a wire string as a plain string).
 
 ``default_for`` runs both and returns the ``ir.Default`` (or ``None``) with
 the ``toolcall-default`` findings. ``None`` defaults are never emitted and
@@ -26,6 +29,8 @@ from typing import Final, Union
 
 from toolcall import bounds, ir, messages
 from toolcall.findings import DEFAULT, Finding
+from toolcall.scalars import SCALARS
+from toolcall.wire_strings import NoOffset, NoWireString, WireString, wire_string
 
 __all__ = [
     "MAX_SAFE_INTEGER",
@@ -46,7 +51,11 @@ _STRING_INTEGER_HINT: Final = 'use Annotated[int, Param(wire="string_integer")] 
 
 
 class NotJson(ValueError):
-    """A default JSON cannot carry; the message says what it is."""
+    """A default JSON cannot carry: ``str()`` says what it is, ``finding`` is the ``toolcall-default`` text."""
+
+    def __init__(self, what: str, finding: str | None = None) -> None:
+        super().__init__(what)
+        self.finding = messages.default_not_json(what) if finding is None else finding
 
 
 @dataclass(frozen=True)
@@ -83,7 +92,7 @@ def default_for(
     try:
         converted = json_of(value)
     except NotJson as exc:
-        return Defaulted(None, (where.finding(messages.default_not_json(str(exc))),))
+        return Defaulted(None, (where.finding(exc.finding),))
     return _fit_and_report(converted, node, defs or {}, where)
 
 
@@ -120,7 +129,16 @@ def json_of(value: object) -> ir.JsonValue:
         if not all(isinstance(key, str) for key in value):
             raise NotJson(f"{_short_repr(value)} (a dict with non-str keys)")
         return {key: json_of(item) for key, item in value.items()}
-    raise NotJson(f"{_short_repr(value)} (a {type(value).__qualname__})")
+    try:
+        wire = wire_string(value)
+    except NoOffset as exc:
+        what = _short_repr(value)
+        raise NotJson(what, messages.default_without_offset(what, exc.format_name)) from None
+    except NoWireString as exc:
+        raise NotJson(f"{_short_repr(value)} ({exc})") from None
+    if wire is None:
+        raise NotJson(f"{_short_repr(value)} (a {type(value).__qualname__})")
+    return wire
 
 
 def _short_repr(value: object) -> str:
@@ -170,14 +188,26 @@ def fit_default(value: ir.JsonValue, node: ir.TypeNode, defs: Mapping[str, ir.Ty
 def _fit_primitive(value: ir.JsonValue, node: ir.TypeNode, defs: Mapping[str, ir.TypeNode]) -> _Result:
     assert isinstance(node, ir.Primitive)
     name = node.name
+    if isinstance(value, WireString):
+        # Only the primitive it spells parses it back to the default (a str
+        # parameter would receive the string, a datetime one refuses a date).
+        return Fit(str(value)) if value.kind == name else Misfit(f"is a {value.kind} value, not {_word(name)}")
     if name == "string_integer":
         return Fit(str(value)) if _is_int(value) else Misfit("is not an int")
     accepts = _PRIMITIVE_KINDS.get(name)
     if accepts is None:
-        # datetime, UUID, Decimal, Path, ...: the default would be an instance
-        # of that class, which is never JSON; a JSON default is the wrong kind.
-        return Misfit(f"is not a {name} value")
-    return Fit(value) if accepts(value) else Misfit(f"is not {_KIND_WORDS[name]}")
+        # datetime, UUID, Decimal, Path, ...: a fitting default is an instance of
+        # that class (a wire string above); a plain JSON default is the wrong kind.
+        return Misfit(_not_a(name))
+    return Fit(value) if accepts(value) else Misfit(_not_a(name))
+
+
+def _not_a(name: str) -> str:
+    return f"is not {_word(name)}"
+
+
+def _word(name: str) -> str:
+    return _KIND_WORDS.get(name, f"a {name} value")
 
 
 def _is_int(value: object) -> bool:
@@ -279,20 +309,61 @@ def _fit_union(value: ir.JsonValue, node: ir.TypeNode, defs: Mapping[str, ir.Typ
         fitted = fit_default(value, option, defs)
         if isinstance(fitted, Fit):
             return fitted
+        if isinstance(value, WireString) and _takes_text(str(value), option, defs):
+            # The dispatcher tries a union's string-taking options in written order:
+            # this one would get the string first (``str | date``), not its own option.
+            return Misfit(f"would not arrive as itself: an earlier option of the union takes {str(value)!r}")
         reasons.append(fitted.reason)
     return Misfit(" and ".join(dict.fromkeys(reasons)))
+
+
+def _takes_text(text: str, node: ir.TypeNode, defs: Mapping[str, ir.TypeNode]) -> bool:
+    """Whether the dispatcher accepts the string ``text`` for ``node``."""
+    if isinstance(fit_default(text, node, defs), Fit):  # str, a Literal or Enum listing it, Any, ...
+        return True
+    base = node.base if isinstance(node, ir.Constrained) else node
+    if not isinstance(base, ir.Primitive):
+        return False
+    try:  # a string-carried primitive: what its coercer makes of the text
+        parsed = SCALARS[base.name](text)
+    except Exception:
+        return False
+    return not isinstance(node, ir.Constrained) or bounds.violation(parsed, text, node.constraints) is None
 
 
 def _fit_ref(value: ir.JsonValue, node: ir.TypeNode, defs: Mapping[str, ir.TypeNode]) -> _Result:
     assert isinstance(node, ir.RefType)
     target = defs.get(node.name)
     # An unknown name cannot be checked; keep the default rather than guess.
-    return Fit(value) if target is None else fit_default(value, target, defs)
+    return Fit(_as_sent(value)) if target is None else fit_default(value, target, defs)
+
+
+def _as_sent(value: ir.JsonValue) -> ir.JsonValue:
+    """``value`` with each wire string as the plain string it is sent as."""
+    if isinstance(value, WireString):
+        return str(value)
+    if isinstance(value, list):
+        return [_as_sent(item) for item in value]
+    if isinstance(value, dict):
+        return {key: _as_sent(item) for key, item in value.items()}
+    return value
 
 
 def _fit_any(value: ir.JsonValue, node: ir.TypeNode, defs: Mapping[str, ir.TypeNode]) -> _Result:
-    # Any JSON value fits ``Any``; a custom schema is opaque to these rules.
+    # Any JSON value fits ``Any``; a custom schema is opaque to these rules. A
+    # wire string does not: such a parameter would receive the plain string.
+    wire = _first_wire_string(value)
+    if wire is not None:
+        verb = "is" if wire is value else "holds"
+        return Misfit(f"{verb} a {wire.kind} value, which this type would receive as a plain string")
     return Fit(value)
+
+
+def _first_wire_string(value: ir.JsonValue) -> WireString | None:
+    if isinstance(value, WireString):
+        return value
+    items = value if isinstance(value, list) else value.values() if isinstance(value, dict) else ()
+    return next((w for w in map(_first_wire_string, items) if w is not None), None)
 
 
 def _fit_constrained(value: ir.JsonValue, node: ir.TypeNode, defs: Mapping[str, ir.TypeNode]) -> _Result:
@@ -300,10 +371,11 @@ def _fit_constrained(value: ir.JsonValue, node: ir.TypeNode, defs: Mapping[str, 
     fitted = fit_default(value, node.base, defs)
     if isinstance(fitted, Misfit):
         return fitted
-    # Bounds apply to the Python value (an int for a string_integer); lengths and
-    # patterns to the value as sent, exactly as the dispatcher checks them.
-    wire = fitted.value if isinstance(fitted, Fit) else value
-    broken = bounds.violation(value, wire, node.constraints)
+    # Bounds apply to the Python value (an int for a string_integer, the Decimal
+    # a wire string stands for); lengths and patterns to the value as sent,
+    # exactly as the dispatcher checks them.
+    python = value.value if isinstance(value, WireString) else value
+    broken = bounds.violation(python, fitted.value, node.constraints)
     return fitted if broken is None else Misfit(f"breaks the constraint: {broken[1]}")
 
 

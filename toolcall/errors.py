@@ -24,10 +24,12 @@ from typing import Any, Union
 
 __all__ = [
     "MAX_MESSAGE_LENGTH",
+    "ArgumentErrors",
     "ArgumentGap",
     "Exited",
     "InvalidArgument",
     "InvalidArguments",
+    "MalformedArguments",
     "MissingArgument",
     "NonStringArguments",
     "Raised",
@@ -85,6 +87,10 @@ _LIST_LIMIT = 400
 _TEXT_LIMIT = 300
 #: Characters of a JSON path inside an argument; a longer one keeps its innermost steps.
 _PATH_LIMIT = 160
+#: Characters of the problems ``ArgumentErrors`` lists, before the rest are counted.
+_PROBLEMS_LIMIT = 900
+#: The fewest characters one of those problems is given before it is cut.
+_PROBLEM_MIN = 120
 
 #: Integers longer than this are shown by size: ``str()`` refuses more than 4300 digits by default.
 _MAX_INT_BITS = 14_000
@@ -230,10 +236,10 @@ def _plain(text: object, limit: int = _TEXT_LIMIT) -> str:
     return f"{shown}…{_count(len(line), 'character')}" if cut else shown
 
 
-def _listed(items: Sequence[Any], show: Callable[[Any], str], separator: str = ", ") -> str:
-    """``show`` of each item while they fit in ``_LIST_LIMIT`` characters, then how many are left."""
+def _listed(items: Sequence[Any], show: Callable[[Any], str], separator: str = ", ", limit: int = _LIST_LIMIT) -> str:
+    """``show`` of each item while they fit in ``limit`` characters, then how many are left."""
     out: list[str] = []
-    room = _LIST_LIMIT
+    room = limit
     for item in items:
         piece = show(item)
         room -= len(piece) + len(separator)
@@ -242,6 +248,20 @@ def _listed(items: Sequence[Any], show: Callable[[Any], str], separator: str = "
         out.append(piece)
     left = len(items) - len(out)
     return separator.join(out) + (f"{separator}… and {left} more" if left else "")
+
+
+def _clipped(message: str, limit: int) -> str:
+    """A finished message cut to about ``limit`` characters, never inside one of its escapes."""
+    if len(message) <= limit:
+        return message
+    end = 0
+    while end < limit - 1:
+        # A backslash is taken to start an escape (``\uXXXX`` or two characters): at worst the cut comes early.
+        step = (6 if message[end + 1 : end + 2] == "u" else 2) if message[end] == "\\" else 1
+        if end + step > limit - 1:
+            break
+        end += step
+    return message[:end] + "…"
 
 
 def _line(text: str) -> str:
@@ -283,7 +303,12 @@ class Reason:
     value; ``path`` the JSON path inside the argument, e.g.
     ``("items", 3, "qty")``; ``detail`` more words (the bound that was
     broken, the allowed values); ``branches`` each union branch's reason,
-    for ``no_match``.
+    for ``no_match``; ``accepted`` the field names the object declares, in
+    declaration order, for ``unknown_fields``.
+
+    ``detail`` and ``accepted`` describe the tool, not the value, so they
+    take no part in ``==``: ``Reason("unknown_fields", ["x"])`` equals the
+    reason ``run`` returns.
     """
 
     code: str
@@ -291,10 +316,12 @@ class Reason:
     path: tuple[str | int, ...] = ()
     detail: str = field(default="", compare=False)
     branches: tuple[Reason, ...] = ()
+    accepted: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         _as_tuple(self, "path")
         _as_tuple(self, "branches")
+        _as_tuple(self, "accepted")
 
     def __str__(self) -> str:
         expected = _EXPECTATIONS.get(self.code) or _plain(self.code.replace("_", " "), 60)
@@ -303,6 +330,8 @@ class Reason:
             text += f" ({_plain(self.detail)})"
         if self.code not in _NO_VALUE:
             text += f", got {_show(self.value)}"
+        if self.accepted:
+            text += f"; the accepted fields are {_listed(self.accepted, _show)}"
         if self.branches:
             options = list(enumerate(self.branches, 1))
             text += "; " + _listed(options, lambda option: f"as option {option[0]}: {option[1]}", "; ")
@@ -315,6 +344,8 @@ class Reason:
             out["detail"] = self.detail
         if self.branches:
             out["branches"] = [b.to_json() for b in self.branches]
+        if self.accepted:
+            out["accepted"] = json_safe(self.accepted)
         return out
 
 
@@ -361,15 +392,26 @@ class UnknownTool(_ErrorBase):
 
 @dataclass(frozen=True, slots=True)
 class UnknownArguments(_ErrorBase):
-    """Keys the schema does not declare."""
+    """Keys the schema does not declare.
+
+    ``accepted`` holds the names the tool does take, in declaration order
+    (``run`` fills it in). It describes the tool, not the call, so it takes
+    no part in ``==``: ``UnknownArguments(["c"])`` equals what ``run``
+    returns for ``{"city": "Oslo", "c": 1}``.
+    """
 
     names: tuple[str, ...]
+    accepted: tuple[str, ...] = field(default=(), compare=False)
 
     def __post_init__(self) -> None:
         _as_tuple(self, "names")
+        _as_tuple(self, "accepted")
 
     def __str__(self) -> str:
-        return _line(f"unknown arguments {_listed(self.names, _show)}: send only the parameters the tool declares")
+        text = f"unknown arguments {_listed(self.names, _show)}: send only the parameters the tool declares"
+        if self.accepted:
+            text += f"; the accepted arguments are {_listed(self.accepted, _show)}"
+        return _line(text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -393,6 +435,44 @@ class InvalidArguments(_ErrorBase):
 
     def __str__(self) -> str:
         return _line(f"the arguments must be a JSON object of named parameters, got {_show(self.args)}")
+
+
+@dataclass(frozen=True, slots=True)
+class MalformedArguments(_ErrorBase):
+    """The model's arguments string is not valid JSON (adapters that decode it themselves return this).
+
+    ``text`` is the string as the model sent it; ``message`` what is wrong,
+    and ``position`` where, as an index into ``text``. Built from a
+    ``json.JSONDecodeError`` as ``MalformedArguments(text, exc.msg,
+    exc.pos)``; from a ``RecursionError`` (JSON nested beyond the
+    interpreter's limit), which has no place in the text, as
+    ``MalformedArguments(text, "nested too deeply", -1)``: a negative
+    ``position`` means the error has no place, and the message names none.
+    Otherwise the message gives the line and column, counted as ``json``
+    counts them.
+    """
+
+    text: str
+    message: str
+    position: int
+
+    def __str__(self) -> str:
+        where = _place(self.text, self.position)
+        return _line(
+            f"the arguments are not valid JSON: {_plain(self.message)}{where}; send one JSON object of named parameters"
+        )
+
+
+def _place(text: object, position: object) -> str:
+    """`` at line L, column C (position P)`` for a place in ``text``, or nothing when there is none."""
+    if not isinstance(position, int) or isinstance(position, bool) or position < 0:
+        return ""
+    index = int.__index__(position)
+    if not isinstance(text, str):
+        return f" (position {index})"
+    line = str.count(text, "\n", 0, index) + 1
+    column = index - str.rfind(text, "\n", 0, index)
+    return f" at line {line}, column {column} (position {index})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -437,6 +517,43 @@ class InvalidArgument(_ErrorBase):
 
 
 @dataclass(frozen=True, slots=True)
+class ArgumentErrors(_ErrorBase):
+    """More than one problem with a call's arguments, every one reported at once.
+
+    ``errors`` holds each problem as the error it would be alone
+    (``NonStringArguments``, ``UnknownArguments``, ``MissingArgument``,
+    ``InvalidArgument``, ``ArgumentGap``) in this order: non-string keys,
+    unknown keys, the parameters in declaration order, the extra
+    ``**kwargs`` values in the order they were sent, then gaps. A call with
+    a single problem gets that error alone, so the model can fix the whole
+    call in one retry either way.
+    """
+
+    errors: tuple[ToolError, ...]
+
+    def __post_init__(self) -> None:
+        _as_tuple(self, "errors")
+
+    def __str__(self) -> str:
+        count = len(self.errors)
+        # Each problem gets a fair share of the line; what does not fit is counted.
+        share = max(_PROBLEM_MIN, _PROBLEMS_LIMIT // max(count, 1))
+        problems = _listed(self.errors, lambda error: _clipped(_problem_text(error), share), "; ", _PROBLEMS_LIMIT)
+        return _line(f"{count} problem{'' if count == 1 else 's'} with the arguments: {problems}")
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"error": "argument_errors", "errors": [...]}``, each problem as its own ``to_json()``."""
+        return {
+            "error": "argument_errors",
+            "errors": [e.to_json() if isinstance(e, _ErrorBase) else json_safe(e) for e in self.errors],
+        }
+
+
+def _problem_text(error: object) -> str:
+    return str(error) if isinstance(error, _ErrorBase) else _plain(error)
+
+
+@dataclass(frozen=True, slots=True)
 class Raised(_ErrorBase):
     """The tool raised an ``Exception`` (logged with its traceback on logger ``toolcall``)."""
 
@@ -464,9 +581,11 @@ ToolError = Union[
     UnknownArguments,
     NonStringArguments,
     InvalidArguments,
+    MalformedArguments,
     MissingArgument,
     ArgumentGap,
     InvalidArgument,
+    ArgumentErrors,
     Raised,
     Exited,
 ]

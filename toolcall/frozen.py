@@ -1,10 +1,13 @@
 """Read-only JSON containers for results that are shared between callers.
 
-``emit`` and ``describe`` hand out the same precomputed objects on every
-call, so a caller that mutates a result must not change what the next caller
-gets. These subclasses of ``dict`` and ``list`` refuse mutation, still pass
-``isinstance(x, dict)`` and still serialize with ``json.dumps``. ``copy.copy``
-and ``copy.deepcopy`` give plain, mutable containers.
+A toolset keeps each rendered variant (``Toolset.emitted``) and its
+``describe`` result in this form, precomputed once: ``describe``,
+``tool_names`` and toolcall's own readers hand out or read the same objects
+on every call, so a caller that mutates one must not change what the next
+caller gets. (``emit`` returns fresh plain copies instead.) These subclasses
+of ``dict`` and ``list`` refuse mutation, still pass ``isinstance(x, dict)``
+and still serialize with ``json.dumps``. ``copy.copy`` and ``copy.deepcopy``
+give plain, mutable containers.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
-__all__ = ["FrozenDict", "FrozenList", "freeze", "thaw"]
+__all__ = ["FrozenDict", "FrozenList", "freeze"]
 
 
 if TYPE_CHECKING:
@@ -84,8 +87,3 @@ def freeze(value: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return FrozenList(freeze(item) for item in value)
     return value
-
-
-def thaw(value: Any) -> Any:
-    """A plain, mutable deep copy of frozen JSON data."""
-    return copy.deepcopy(value)

@@ -8,6 +8,9 @@ duration is ``[-]P[nW][nD][T[nH][nM][n[.n]S]]`` (a fraction may use ``.`` or
 ``,``, as ISO 8601 allows); years and months are refused because they have
 no fixed length. Digits are ASCII only: other Unicode digits (Arabic-Indic,
 full-width), which ``int`` would read, are refused.
+
+``format_duration`` writes a ``timedelta`` the way ``parse_duration`` reads
+it back (the wire form of a ``timedelta`` default).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import datetime as dt
 import re
 from typing import Final
 
-__all__ = ["parse_date", "parse_datetime", "parse_duration", "parse_time"]
+__all__ = ["format_duration", "parse_date", "parse_datetime", "parse_duration", "parse_time"]
 
 _DATE: Final = r"(\d{4})-(\d{2})-(\d{2})"
 _TIME: Final = r"(\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?(?:([Zz])|([+-])(\d{2}):?(\d{2}))?"
@@ -24,6 +27,7 @@ _DATE_RE: Final = re.compile(_DATE, re.ASCII)
 _TIME_RE: Final = re.compile(_TIME, re.ASCII)
 _DATETIME_RE: Final = re.compile(_DATE + r"[Tt ]" + _TIME, re.ASCII)
 _N: Final = r"(\d+(?:[.,]\d+)?)"
+_ZERO: Final = dt.timedelta(0)
 _DURATION_RE: Final = re.compile(rf"(-)?P(?:{_N}W)?(?:{_N}D)?(?:T(?:{_N}H)?(?:{_N}M)?(?:{_N}S)?)?", re.ASCII)
 
 
@@ -78,3 +82,28 @@ def parse_duration(text: str) -> dt.timedelta:
         seconds=float(seconds or 0),
     )
     return -delta if sign else delta
+
+
+def format_duration(delta: dt.timedelta) -> str:
+    """``timedelta`` → its ISO 8601 duration, which ``parse_duration`` reads back to an equal ``timedelta``.
+
+    The natural form: the parts ``timedelta`` normalizes to (days, then
+    hours, minutes and seconds of the day, microseconds as a fraction of a
+    second with its trailing zeros cut), each written only when it is not
+    zero: ``P1D``, ``PT1M30S``, ``P1DT2H``, ``PT0.5S``; ``PT0S`` for zero.
+    A negative duration is its magnitude with a leading ``-`` (``-PT30S``,
+    not ``timedelta``'s ``-1 day, 23:59:30``). Days are never folded into
+    weeks (``P14D``), as ``timedelta`` never does.
+    """
+    sign = "-" if delta < _ZERO else ""
+    delta = abs(delta)  # |timedelta.min| is in range: the range is symmetric in days
+    hours, rest = divmod(delta.seconds, 3600)
+    minutes, seconds = divmod(rest, 60)
+    day_part = f"{delta.days}D" if delta.days else ""
+    time_part = "".join(f"{n}{unit}" for n, unit in ((hours, "H"), (minutes, "M")) if n)
+    if seconds or delta.microseconds:
+        fraction = f".{delta.microseconds:06d}".rstrip("0") if delta.microseconds else ""
+        time_part += f"{seconds}{fraction}S"
+    if not (day_part or time_part):
+        return "PT0S"
+    return f"{sign}P{day_part}{'T' if time_part else ''}{time_part}"

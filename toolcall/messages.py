@@ -25,6 +25,7 @@ __all__ = [
     "bound_not_numeric",
     "constraints_misfit",
     "default_not_json",
+    "default_without_offset",
     "enum_value_not_scalar",
     "literal_not_scalar",
     "mapping_key_not_str",
@@ -138,6 +139,14 @@ def default_not_json(what: str) -> str:
     ``toolcall.defaults`` words the runtime's finding the same way.
     """
     return f"the default {what} is not JSON, so the schema omits it; {_NOT_JSON_FIX}"
+
+
+def default_without_offset(what: str, format_name: str) -> str:
+    """A naive datetime or time default (``toolcall-default``): the schema's format needs a UTC offset."""
+    return (
+        f"the default {what} has no UTC offset, which the {format_name!r} format of its schema requires, "
+        "so the schema omits it; give it tzinfo=datetime.timezone.utc"
+    )
 
 
 def star_args(name: str) -> str:

@@ -32,21 +32,33 @@ __all__ = [
 
 
 class Fail(Exception):
-    """A wire value was refused; ``rpath`` collects the JSON path from the inside out."""
+    """A wire value was refused; ``rpath`` collects the JSON path from the inside out.
 
-    __slots__ = ("branches", "code", "detail", "rpath", "value")
+    ``accepted`` names the fields an object declares, for ``unknown_fields``.
+    """
+
+    __slots__ = ("accepted", "branches", "code", "detail", "rpath", "value")
 
     code: str
     value: Any
     detail: str
     branches: tuple[Fail, ...]
+    accepted: tuple[str, ...]
     rpath: list[str | int]
 
-    def __init__(self, code: str, value: Any, detail: str = "", branches: tuple[Fail, ...] = ()) -> None:
+    def __init__(
+        self,
+        code: str,
+        value: Any,
+        detail: str = "",
+        branches: tuple[Fail, ...] = (),
+        accepted: tuple[str, ...] = (),
+    ) -> None:
         self.code = code
         self.value = value
         self.detail = detail
         self.branches = branches
+        self.accepted = accepted
         self.rpath = []
 
 

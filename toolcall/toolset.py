@@ -173,7 +173,7 @@ class Toolset:
     ``ValueError`` when a name appears twice, naming both definitions.
     """
 
-    __slots__ = ("_described", "_emitted", "_lock", "by_name", "names", "tools")
+    __slots__ = ("_builders", "_described", "_emitted", "_lock", "by_name", "names", "tools")
 
     def __init__(self, *sources: ModuleType | Callable[..., Any] | Toolset) -> None:
         definitions = [d for source in sources for d in _definitions(source)]
@@ -189,6 +189,8 @@ class Toolset:
                 )
         self.names: FrozenList = FrozenList(self.by_name)
         self._emitted: dict[tuple[str, bool], FrozenList] = {}
+        #: ``(provider, strict)`` → the generated function that builds ``emit``'s fresh copy of ``_emitted``.
+        self._builders: dict[tuple[str, bool], Callable[[], list[Any]]] = {}
         self._described: FrozenList | None = None
         self._lock = threading.Lock()
 
@@ -202,7 +204,11 @@ class Toolset:
         return len(self.tools)
 
     def emitted(self, provider: str, strict: bool) -> FrozenList:
-        """Every tool rendered for ``provider``, as one shared read-only list."""
+        """Every tool rendered for ``provider``, as one shared read-only list.
+
+        For callers that only read it (``toolcall export``, ``toolcall serve``,
+        the provider adapters); ``emit`` hands out fresh copies of it.
+        """
         key = (provider, strict)
         found = self._emitted.get(key)
         if found is None:
@@ -211,6 +217,20 @@ class Toolset:
                 if found is None:
                     found = self._emit(provider, strict)
                     self._emitted[key] = found
+        return found
+
+    def emit_builder(self, provider: str, strict: bool) -> Callable[[], list[Any]]:
+        """The function that builds a fresh, plain copy of ``emitted(provider, strict)``, made once (thread-safe)."""
+        key = (provider, strict)
+        found = self._builders.get(key)
+        if found is None:
+            shared = self.emitted(provider, strict)
+            from toolcall.emit_builder import builder
+
+            with self._lock:
+                found = self._builders.get(key)
+                if found is None:
+                    found = self._builders[key] = builder(shared)
         return found
 
     def described(self) -> FrozenList:

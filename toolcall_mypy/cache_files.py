@@ -99,6 +99,7 @@ class Orphans:
 
 def _orphans(directory: str) -> list[str]:
     """The stems of the cache files in ``directory``'s cache directory whose module file is gone."""
+    directory = directory or os.curdir  # a module given as a bare file name lives in the working directory
     try:
         cached = os.listdir(os.path.join(directory, CACHE_DIR))
     except OSError:

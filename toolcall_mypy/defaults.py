@@ -11,12 +11,23 @@ and keep the same defaults. What is read here:
   assignment in the defining module's source; a module-level variable that
   is not ``Final`` when its module assigns it exactly once (the value it has
   when the ``def`` runs);
-* Enum members (``Unit.CELSIUS``), as their values.
+* Enum members (``Unit.CELSIUS``), as their values;
+* constant calls of the constructors of dates, datetimes, times, timedeltas,
+  UUIDs and Decimals (``timedelta(hours=1)``, ``datetime(2024, 5, 1,
+  tzinfo=timezone.utc)``), and their ``min`` and ``max``: known by mypy's
+  full name of the callee (``datetime.timedelta``), however it is imported.
+  The plugin builds the value itself, calling only those constructors (and
+  ``timezone`` for a ``tzinfo``), with arguments read by these same rules
+  that are ``None``, bool, int, float or str, such calls, ``timezone.utc``
+  or ``datetime.UTC``. The shared rule (``toolcall.wire_strings``) then
+  gives the wire string the runtime gives for the same value. A call that
+  raises (``date(2024, 13, 1)``) is dropped with a message saying so.
 
-A value JSON cannot carry (a set, ``float("nan")``, a ``datetime`` call, a
+A value JSON cannot carry (a set, ``float("nan")``, a ``timezone``, a
 non-str key) gives the runtime's ``toolcall-default`` message; an expression
-the plugin cannot evaluate without running code (a function call, a plain
-variable) gives one saying so. Both drop the default; the parameter stays optional.
+the plugin cannot evaluate without running code (any other call, such as
+``datetime.now()``, a plain variable) gives one saying so. Both drop the
+default; the parameter stays optional.
 A string mypy's parser changed (a lone surrogate became U+FFFD,
 ``toolcall_mypy.surrogates``) is read from the source instead; one the
 source does not confirm is dropped the same way, with a message saying why.
@@ -25,12 +36,17 @@ source does not confirm is dropped the same way, with a message saying why.
 from __future__ import annotations
 
 import ast
+import datetime as dt
 import math
 import operator
 from collections.abc import Callable, Mapping
 from typing import Final, Protocol
 
 from mypy.nodes import (
+    ARG_NAMED,
+    ARG_POS,
+    ARG_STAR,
+    ARG_STAR2,
     BytesExpr,
     CallExpr,
     ComplexExpr,
@@ -55,16 +71,17 @@ from mypy.nodes import (
 )
 
 from toolcall import ir
-from toolcall.defaults import Defaulted, NotJson, json_default
+from toolcall.defaults import Defaulted, NotJson, json_default, json_of
 from toolcall.findings import DEFAULT, Finding
-from toolcall.messages import default_not_json, shorten
+from toolcall.messages import shorten
 from toolcall.type_rules import MAX_DEPTH
+from toolcall.wire_strings import WIRE_STRING_CLASSES, WireString
 from toolcall_mypy import surrogates
 from toolcall_mypy.source_files import strings_at
 from toolcall_mypy.source_names import ModuleSource, Sources, assigned_value
 from toolcall_mypy.source_syntax import FINAL, Src
 
-__all__ = ["Env", "Inexact", "Unreadable", "default_outcome", "from_ast", "from_expression"]
+__all__ = ["Env", "Inexact", "Unbuildable", "Unreadable", "default_outcome", "from_ast", "from_expression"]
 
 UNREADABLE_FIX: Final = "use a literal, a Final constant or an Enum member (or None, and set the value in the body)"
 _SURROGATE_FIX: Final = "write it as a string literal in the def, or without lone surrogates"
@@ -99,6 +116,21 @@ _AST_BINARY: Final[dict[type[ast.operator], str]] = {
 }
 _MAX_SHIFT: Final = 4096  # exponents and shifts beyond this are not folded (no huge numbers at check time)
 
+#: The only callables the plugin ever calls, by full name: the classes whose constants travel as
+#: wire strings, and ``timezone`` for their ``tzinfo``.
+_CONSTRUCTORS: Final[dict[str, Callable[..., object]]] = {**WIRE_STRING_CLASSES, "datetime.timezone": dt.timezone}
+#: Constants of those classes read by full name: UTC, and the date family's ``min`` and ``max``.
+_CLASS_CONSTANTS: Final[dict[str, object]] = {
+    "datetime.timezone.utc": dt.timezone.utc,
+    "datetime.UTC": dt.timezone.utc,
+    **{
+        f"{name}.{bound}": getattr(cls, bound)
+        for name, cls in WIRE_STRING_CLASSES.items()
+        if name.startswith("datetime.")
+        for bound in ("min", "max")
+    },
+}
+
 
 class Unreadable(Exception):
     """A default the plugin cannot evaluate without running code; the text names the expression."""
@@ -106,6 +138,10 @@ class Unreadable(Exception):
 
 class Inexact(Unreadable):
     """A string mypy may have changed that the source does not confirm (``toolcall_mypy.surrogates``); the message."""
+
+
+class Unbuildable(Unreadable):
+    """A constant constructor call that raises with its arguments (``date(2024, 13, 1)``); the message."""
 
 
 class Env(Protocol):
@@ -135,8 +171,8 @@ def default_outcome(
     try:
         value = evaluate()
     except NotJson as exc:
-        return Defaulted(None, (Finding(DEFAULT, default_not_json(str(exc)), tool, parameter, path),))
-    except Inexact as exc:
+        return Defaulted(None, (Finding(DEFAULT, exc.finding, tool, parameter, path),))
+    except (Inexact, Unbuildable) as exc:
         return Defaulted(None, (Finding(DEFAULT, str(exc), tool, parameter, path),))
     except Unreadable as exc:
         message = f"the default {exc} cannot be read statically, so the schema omits it; {UNREADABLE_FIX}"
@@ -171,7 +207,12 @@ def from_expression(expr: Expression, env: Env, depth: int = 0) -> ir.JsonValue:
         left, right = from_expression(expr.left, env, depth + 1), from_expression(expr.right, env, depth + 1)
         return _binary(expr.op, left, right, text_of(expr))
     if isinstance(expr, CallExpr):
-        raise _call_problem(expr)
+        if _callee(expr) not in _CONSTRUCTORS:
+            raise _call_problem(expr)
+        return json_of(_call(expr, env, depth))
+    constant = _constant_name(expr)
+    if constant is not None and constant in _CLASS_CONSTANTS:
+        return json_of(_CLASS_CONSTANTS[constant])
     if _enum_member(expr):
         assert isinstance(expr, MemberExpr)
         assert isinstance(expr.expr, RefExpr)
@@ -214,7 +255,7 @@ def _dict_from_expression(expr: DictExpr, env: Env, depth: int) -> ir.JsonValue:
         if key is None:
             raise Unreadable(shorten(text_of(expr)))
         keys.append(from_expression(key, env, depth + 1))
-    if not all(isinstance(key, str) for key in keys):
+    if not all(_plain_str(key) for key in keys):
         raise NotJson(f"{shorten(text_of(expr))} (a dict with non-str keys)")
     return {str(key): from_expression(value, env, depth + 1) for key, (_, value) in zip(keys, expr.items, strict=True)}
 
@@ -269,7 +310,7 @@ def _constant_from_source(fullname: str, env: Env) -> ir.JsonValue:
     value = assigned_value(found[1])
     if value is None:
         raise Unreadable(name)
-    return from_ast(Src(value, found[0]), env)
+    return from_ast(Src(value, found[0]), env, calls=True)
 
 
 def _variable_from_source(fullname: str, text: str, env: Env) -> ir.JsonValue:
@@ -279,7 +320,76 @@ def _variable_from_source(fullname: str, text: str, env: Env) -> ir.JsonValue:
     statement = where.single_binding(name) if where is not None else None
     if where is None or statement is None or statement.value is None:
         raise Unreadable(f"{shorten(text)} (a variable that is not Final)")
-    return from_ast(Src(statement.value, where), env)
+    return from_ast(Src(statement.value, where), env, calls=True)
+
+
+def _callee(expr: CallExpr) -> str | None:
+    """The full name of the called class or function (mypy resolved it: ``dt.timedelta`` is ``datetime.timedelta``)."""
+    return expr.callee.fullname if isinstance(expr.callee, RefExpr) else None
+
+
+def _constant_name(expr: Expression) -> str | None:
+    """The full name ``expr`` reads: ``datetime.timezone.utc`` for ``timezone.utc`` (mypy leaves it empty there)."""
+    if isinstance(expr, MemberExpr) and isinstance(expr.expr, RefExpr) and isinstance(expr.expr.node, TypeInfo):
+        return f"{expr.expr.node.fullname}.{expr.name}"
+    return expr.fullname if isinstance(expr, RefExpr) else None
+
+
+def _call(expr: CallExpr, env: Env, depth: int) -> object:
+    """The value of a call of one of ``_CONSTRUCTORS``, built from its arguments read as constants."""
+    text = text_of(expr)
+    positional: list[object] = []
+    named: dict[str, object] = {}
+    for argument, kind, name in zip(expr.args, expr.arg_kinds, expr.arg_names, strict=True):
+        if kind not in (ARG_POS, ARG_NAMED):  # *args, **kwargs
+            raise Unreadable(shorten(text))
+        value = _argument(argument, env, depth + 1, text)
+        if name is None:
+            positional.append(value)
+        else:
+            named[name] = value
+    return _construct(_CONSTRUCTORS[_callee(expr) or ""], positional, named, text)
+
+
+def _argument(expr: Expression, env: Env, depth: int, call: str) -> object:
+    if depth > MAX_DEPTH:
+        raise Unreadable(shorten(call))
+    if isinstance(expr, CallExpr) and _callee(expr) in _CONSTRUCTORS:
+        return _call(expr, env, depth)
+    constant = _constant_name(expr)
+    if constant is not None and constant in _CLASS_CONSTANTS:
+        return _CLASS_CONSTANTS[constant]
+    try:
+        value = from_expression(expr, env, depth)
+    except NotJson:
+        raise Unreadable(shorten(call)) from None
+    return _scalar_argument(value, call)
+
+
+def _scalar_argument(value: ir.JsonValue, call: str) -> object:
+    """A constructor argument: a JSON scalar, or the value a wire string stands for (a ``Final`` timedelta)."""
+    if isinstance(value, WireString):
+        return value.value
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise Unreadable(shorten(call))  # a list or dict: no constructor here takes one
+
+
+def _construct(
+    constructor: Callable[..., object], positional: list[object], named: dict[str, object], text: str
+) -> object:
+    try:
+        return constructor(*positional, **named)
+    except (ValueError, TypeError, ArithmeticError) as exc:  # ArithmeticError: OverflowError, decimal's signals
+        problem = shorten(f"{type(exc).__name__}: {exc}")
+        raise Unbuildable(
+            f"the default {shorten(text)} cannot be built ({problem}), so the schema omits it; fix its arguments"
+        ) from None
+
+
+def _plain_str(value: object) -> bool:
+    """A str the source wrote, not the wire string of a constructed value."""
+    return isinstance(value, str) and not isinstance(value, WireString)
 
 
 def _call_problem(expr: CallExpr) -> Exception:
@@ -313,6 +423,7 @@ _JSON_CLASSES: Final = frozenset(
         "builtins.tuple",
     }
 )
+_STARS: Final = {ARG_STAR: "*", ARG_STAR2: "**"}
 _KIND_NAMES: Final[dict[type[Expression], str]] = {
     BytesExpr: "bytes",
     ComplexExpr: "complex",
@@ -333,8 +444,8 @@ def text_of(expr: Expression) -> str:
         return f"{text_of(expr.expr)}.{expr.name}"
     if isinstance(expr, CallExpr):
         parts = [
-            text_of(arg) if name is None else f"{name}={text_of(arg)}"
-            for arg, name in zip(expr.args, expr.arg_names, strict=True)
+            f"{_STARS.get(kind, '')}{text_of(arg)}" if name is None else f"{name}={text_of(arg)}"
+            for arg, kind, name in zip(expr.args, expr.arg_kinds, expr.arg_names, strict=True)
         ]
         return f"{text_of(expr.callee)}({', '.join(parts)})"
     if isinstance(expr, (ListExpr, TupleExpr, SetExpr)):
@@ -359,8 +470,12 @@ def text_of(expr: Expression) -> str:
 # -- ast expressions (class bodies, Final constants) ---------------------------------------------
 
 
-def from_ast(src: Src, env: Env, depth: int = 0) -> ir.JsonValue:
-    """The JSON value of an expression written in a module's source; raises ``NotJson`` or ``Unreadable``."""
+def from_ast(src: Src, env: Env, depth: int = 0, *, calls: bool = False) -> ir.JsonValue:
+    """The JSON value of an expression written in a module's source; raises ``NotJson`` or ``Unreadable``.
+
+    ``calls``: whether constant constructor calls are read (as wire strings), as
+    they are in defaults; an Enum value or a custom schema must be plain JSON.
+    """
     expr = src.expr
     text = shorten(ast.unparse(expr))
     if depth > MAX_DEPTH:
@@ -370,24 +485,30 @@ def from_ast(src: Src, env: Env, depth: int = 0) -> ir.JsonValue:
     if isinstance(expr, (ast.List, ast.Tuple)):
         if any(isinstance(item, ast.Starred) for item in expr.elts):
             raise Unreadable(text)
-        return [from_ast(src.at(item), env, depth + 1) for item in expr.elts]
+        return [from_ast(src.at(item), env, depth + 1, calls=calls) for item in expr.elts]
     if isinstance(expr, ast.Set):
         raise NotJson(f"{text} (a set)")
     if isinstance(expr, ast.Dict):
-        return _dict_from_ast(src, expr, env, depth)
+        return _dict_from_ast(src, expr, env, depth, calls)
     if isinstance(expr, ast.UnaryOp):
-        operand = from_ast(src.at(expr.operand), env, depth + 1)
+        operand = from_ast(src.at(expr.operand), env, depth + 1, calls=calls)
         symbol = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~"}.get(type(expr.op))
         if symbol is None:
             raise Unreadable(text)
         return _unary(symbol, operand, text)
     if isinstance(expr, ast.BinOp) and type(expr.op) in _AST_BINARY:
-        left, right = from_ast(src.at(expr.left), env, depth + 1), from_ast(src.at(expr.right), env, depth + 1)
+        left = from_ast(src.at(expr.left), env, depth + 1, calls=calls)
+        right = from_ast(src.at(expr.right), env, depth + 1, calls=calls)
         return _binary(_AST_BINARY[type(expr.op)], left, right, text)
     if isinstance(expr, ast.Call):
+        if calls and src.module.dotted(expr.func) in _CONSTRUCTORS:
+            return json_of(_ast_call(src, expr, env, depth))
         raise _ast_call_problem(src, expr, text)
     if isinstance(expr, (ast.Name, ast.Attribute)):
-        return _ast_reference(src, expr, env, depth, text)
+        constant = src.module.dotted(expr)
+        if calls and constant is not None and constant in _CLASS_CONSTANTS:
+            return json_of(_CLASS_CONSTANTS[constant])
+        return _ast_reference(src, expr, env, depth, text, calls)
     raise Unreadable(text)
 
 
@@ -400,16 +521,44 @@ def _constant(value: object, text: str) -> ir.JsonValue:
     raise NotJson(f"{text} (a {kind})")
 
 
-def _dict_from_ast(src: Src, expr: ast.Dict, env: Env, depth: int) -> ir.JsonValue:
+def _dict_from_ast(src: Src, expr: ast.Dict, env: Env, depth: int, calls: bool) -> ir.JsonValue:
     if any(key is None for key in expr.keys):
         raise Unreadable(shorten(ast.unparse(expr)))
-    keys = [from_ast(src.at(key), env, depth + 1) for key in expr.keys if key is not None]
-    if not all(isinstance(key, str) for key in keys):
+    keys = [from_ast(src.at(key), env, depth + 1, calls=calls) for key in expr.keys if key is not None]
+    if not all(_plain_str(key) for key in keys):
         raise NotJson(f"{shorten(ast.unparse(expr))} (a dict with non-str keys)")
-    return {str(k): from_ast(src.at(v), env, depth + 1) for k, v in zip(keys, expr.values, strict=True)}
+    return {str(k): from_ast(src.at(v), env, depth + 1, calls=calls) for k, v in zip(keys, expr.values, strict=True)}
 
 
-def _ast_reference(src: Src, expr: ast.Name | ast.Attribute, env: Env, depth: int, text: str) -> ir.JsonValue:
+def _ast_call(src: Src, expr: ast.Call, env: Env, depth: int) -> object:
+    """The value of a written call of one of ``_CONSTRUCTORS`` (as ``_call`` reads a mypy one)."""
+    text = ast.unparse(expr)
+    if any(isinstance(item, ast.Starred) for item in expr.args) or any(k.arg is None for k in expr.keywords):
+        raise Unreadable(shorten(text))
+    positional = [_ast_argument(src.at(item), env, depth + 1, text) for item in expr.args]
+    named = {k.arg: _ast_argument(src.at(k.value), env, depth + 1, text) for k in expr.keywords if k.arg is not None}
+    return _construct(_CONSTRUCTORS[src.module.dotted(expr.func) or ""], positional, named, text)
+
+
+def _ast_argument(src: Src, env: Env, depth: int, call: str) -> object:
+    expr = src.expr
+    if depth > MAX_DEPTH:
+        raise Unreadable(shorten(call))
+    if isinstance(expr, ast.Call) and src.module.dotted(expr.func) in _CONSTRUCTORS:
+        return _ast_call(src, expr, env, depth)
+    constant = src.module.dotted(expr) if isinstance(expr, (ast.Name, ast.Attribute)) else None
+    if constant is not None and constant in _CLASS_CONSTANTS:
+        return _CLASS_CONSTANTS[constant]
+    try:
+        value = from_ast(src, env, depth, calls=True)
+    except NotJson:
+        raise Unreadable(shorten(call)) from None
+    return _scalar_argument(value, call)
+
+
+def _ast_reference(
+    src: Src, expr: ast.Name | ast.Attribute, env: Env, depth: int, text: str, calls: bool
+) -> ir.JsonValue:
     dotted = src.module.dotted(expr)
     if dotted in _CONSTANT_NAMES or dotted in ("True", "False", "None"):
         constant = _CONSTANT_NAMES.get(dotted or "")
@@ -425,7 +574,7 @@ def _ast_reference(src: Src, expr: ast.Name | ast.Attribute, env: Env, depth: in
         raise Unreadable(text)
     where, statement = found
     if isinstance(statement, ast.AnnAssign) and statement.value is not None and _is_final(where, statement.annotation):
-        return from_ast(Src(statement.value, where), env, depth + 1)
+        return from_ast(Src(statement.value, where), env, depth + 1, calls=calls)
     if isinstance(statement, ast.ClassDef):
         raise NotJson(f"{text} (a class)")
     name = statement.target if isinstance(statement, ast.AnnAssign) else None
@@ -433,7 +582,7 @@ def _ast_reference(src: Src, expr: ast.Name | ast.Attribute, env: Env, depth: in
     if single is None and isinstance(statement, ast.Assign) and isinstance(statement.targets[0], ast.Name):
         single = where.single_binding(statement.targets[0].id)
     if single is not None and single.value is not None:
-        return from_ast(Src(single.value, where), env, depth + 1)
+        return from_ast(Src(single.value, where), env, depth + 1, calls=calls)
     raise Unreadable(f"{text} (a variable that is not Final)")
 
 
@@ -492,7 +641,9 @@ def _binary(op: str, left: ir.JsonValue, right: ir.JsonValue, text: str) -> ir.J
     function = _BINARY.get(op)
     if function is None:
         raise Unreadable(shorten(text))
-    if isinstance(left, str) and isinstance(right, str) and op == "+":
+    if _plain_str(left) and _plain_str(right) and op == "+":
+        assert isinstance(left, str)
+        assert isinstance(right, str)
         return left + right
     if not (_number(left) and _number(right)):
         raise Unreadable(shorten(text))

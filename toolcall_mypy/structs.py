@@ -147,7 +147,7 @@ def _field(
         emitted = None
         if default is not None:
             found = default
-            outcome = default_outcome(lambda: from_ast(found, w), node, w.defs, path=tuple(w.path))
+            outcome = default_outcome(lambda: from_ast(found, w, calls=True), node, w.defs, path=tuple(w.path))
             w.record(outcome.findings)
             emitted = outcome.default
     declared = source_metadata.declared_description(written) if not unannotated else None

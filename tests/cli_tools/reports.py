@@ -92,3 +92,9 @@ def shout(text: str) -> str:
     """
     print(text)
     return text.upper()
+
+
+@toolcall.tool
+def mislabeled() -> dict[str, int]:
+    """Promise an object and return a list: the tool breaks its own output schema."""
+    return [1, 2]  # type: ignore[return-value]

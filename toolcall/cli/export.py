@@ -73,13 +73,14 @@ def export_text(definitions: list[Any]) -> str:
 def _definitions(found: list[ModuleType], provider: str, strict: bool) -> list[Any] | None:
     """Every module's definitions in order, or ``None`` after naming each refused tool and duplicate name."""
     import toolcall
+    from toolcall.toolset import as_toolset
 
     definitions: list[Any] = []
     owners: dict[str, list[str]] = {}
     refused = False
     for module in console.progress(found, len(found), "export"):
         try:
-            emitted = toolcall.emit(module, provider, strict=strict)
+            emitted = as_toolset(module).emitted(provider, strict)  # the shared form: export only reads it
         except (ValueError, RuntimeError) as problem:  # a variant the provider cannot take; TOOLCALL_CACHE=require
             console.error(f"{module.__name__}: {problem}")
             refused = True

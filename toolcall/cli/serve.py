@@ -9,7 +9,8 @@ definitions and the argument checks, so the SDK only carries the protocol.
 - ``tools/call`` dispatches with ``toolcall.arun``. An ``Err``, an unknown
   tool, a tool that raises and a value JSON cannot carry are all results
   with ``isError: true`` and one line of text, never JSON-RPC errors: the
-  model reads them and can retry. A value is sent as JSON text, and as
+  model reads them and can retry. A string value is sent as it is, any
+  other value as JSON text (the adapters' encoding, SPEC §8), and as
   ``structuredContent`` too when the tool's definition has an
   ``outputSchema``.
 - Each request is its own task (the SDK's dispatcher), so ``async def``
@@ -31,7 +32,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from toolcall.cli.values import NotJSON, kind_of, plain
+from toolcall.return_values import kind_of
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -107,16 +108,16 @@ class _Catalog:
     """The served tools: the ``tools/list`` result and each tool's module, fixed at start-up."""
 
     def __init__(self) -> None:
-        import json
-
         from toolcall.dispatch import arun
         from toolcall.errors import UnknownTool
+        from toolcall.return_values import json_text
+        from toolcall.tool_calls import data_reply
 
-        # Bound once here: ``call_tool`` runs per request, and ``import toolcall`` alone loads neither.
+        # Bound once here: ``call_tool`` runs per request, and ``import toolcall`` alone loads none of them.
         self._arun = arun
         self._unknown = UnknownTool
-        # Values are plain JSON data by then (``values.plain``): no circular check, no NaN; UTF-8, not \u escapes.
-        self._encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False).encode
+        self._data_reply = data_reply
+        self._json_text = json_text
         self.definitions: list[dict[str, Any]] = []
         #: Each tool name's module, for ``arun``.
         self.modules: dict[str, ModuleType] = {}
@@ -174,23 +175,17 @@ class _Catalog:
 
             logging.getLogger("toolcall").error("toolcall could not call tool %r", name, exc_info=exc)
             return _failed(_one_line(f"toolcall could not call the tool: {type(exc).__name__}: {exc}"))
-        if not result.ok:
-            return _failed(str(result.error))
-        return self._answer(result.value, name in self.structured)
-
-    def _answer(self, value: Any, structured: bool) -> dict[str, Any]:
-        """The result for a tool's value: JSON text, and ``structuredContent`` if it has an output schema."""
-        try:
-            data = plain(value)
-        except NotJSON as exc:
-            return _failed(f"the tool returned {exc}, which JSON cannot carry")
-        except RecursionError:
-            return _failed("the tool returned a value nested too deeply (or containing itself) for JSON")
-        content: dict[str, Any] = {"content": [{"type": "text", "text": self._encode(data)}]}
-        if not structured:
+        # The same encoding as the provider adapters (SPEC §8): a string as it is, other values as JSON text.
+        ok, data = self._data_reply(name, result)
+        if not ok:
+            return _failed(data)
+        text = data if type(data) is str else self._json_text(data)
+        content: dict[str, Any] = {"content": [{"type": "text", "text": text}]}
+        if name not in self.structured:
             return content
         if type(data) is not dict:
             # The client checks structuredContent against the tool's outputSchema, whose root is an object.
+            value = result.value if result.ok else None
             return _failed(f"the tool returned {kind_of(value)} where its output schema promises a JSON object")
         content["structuredContent"] = data
         return content
@@ -202,7 +197,7 @@ def _load(names: Sequence[str], *, strict: bool) -> _Catalog | None:
 
     from toolcall.cli import console
     from toolcall.cli.modules import tool_modules
-    from toolcall.emit import emit
+    from toolcall.toolset import as_toolset
 
     # Imports each module, naming every one that fails or has no tools; the order is the command line's.
     if tool_modules(names, None) is None:
@@ -211,7 +206,7 @@ def _load(names: Sequence[str], *, strict: bool) -> _Catalog | None:
     failed = False
     for module in dict.fromkeys(importlib.import_module(name) for name in names):  # once each
         try:
-            definitions = emit(module, "mcp", strict=strict)
+            definitions = as_toolset(module).emitted("mcp", strict)  # the shared form: served, never changed
         except (ValueError, TypeError, RuntimeError) as exc:  # a tool that cannot be rendered; no cache, if required
             console.error(_one_line(f"cannot serve {module.__name__}: {exc}"))
             failed = True

@@ -1,4 +1,4 @@
-"""A tool's return value as plain JSON data, as its schema describes it (SPEC §2), for ``serve``.
+"""A tool's return value as plain JSON data, as its schema describes it (SPEC §2, §8): for the adapters and ``serve``.
 
 Plain types pass as they are, after checks JSON needs (finite numbers,
 valid Unicode, string keys); dataclasses, NamedTuples, Enums, dates, times,
@@ -9,9 +9,10 @@ names what it was.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-__all__ = ["NotJSON", "kind_of", "plain"]
+__all__ = ["NotJSON", "json_text", "kind_of", "plain"]
 
 
 class NotJSON(Exception):
@@ -32,10 +33,48 @@ def plain(value: Any) -> Any:
     if kind is float:
         return _finite(value)
     if kind is dict:
-        return {_key(key): plain(item) for key, item in value.items()}
+        return _object(value)
     if kind is list:
         return [plain(item) for item in value]
     return _converted(value)
+
+
+def _object(value: dict[Any, Any]) -> dict[str, Any]:
+    """A dict as a JSON object: itself when it already is one of ASCII keys and plain scalars (checked, no copy)."""
+    for key, item in value.items():
+        kind = type(item)
+        # Anything but an ASCII str key and a plain scalar (ASCII text, a finite number: x - x is NaN for
+        # NaN and the infinities) needs converting or checking, and then the whole dict is rebuilt.
+        if (
+            type(key) is not str
+            or not key.isascii()
+            or not (
+                kind is int
+                or kind is bool
+                or item is None
+                or (kind is str and item.isascii())
+                or (kind is float and item - item == 0)
+            )
+        ):
+            return {_key(key): plain(item) for key, item in value.items()}
+    return value
+
+
+#: CPython's C encoder maker: the encoder is made once here, where ``JSONEncoder`` makes one per call.
+_make_encoder: Any = getattr(json.encoder, "c_make_encoder", None)
+if _make_encoder is not None:
+    _chunks = _make_encoder(None, None, json.encoder.encode_basestring, None, ": ", ", ", False, False, False)
+
+    def json_text(data: Any) -> str:
+        """Plain JSON data (``plain``'s result) as JSON text: UTF-8 as is, no NaN, ``json.dumps``'s spacing."""
+        return "".join(_chunks(data, 0))
+
+else:  # pragma: no cover - interpreters without the C accelerator
+    _encode = json.JSONEncoder(ensure_ascii=False, allow_nan=False, check_circular=False).encode
+
+    def json_text(data: Any) -> str:
+        """Plain JSON data (``plain``'s result) as JSON text: UTF-8 as is, no NaN, ``json.dumps``'s spacing."""
+        return _encode(data)
 
 
 def _converted(value: Any) -> Any:
@@ -68,7 +107,9 @@ def _converted(value: Any) -> Any:
     if isinstance(value, (dt.date, dt.time)):  # datetime is a date
         return value.isoformat()
     if isinstance(value, dt.timedelta):
-        return _duration(value)
+        from toolcall.isotime import format_duration
+
+        return format_duration(value)
     if isinstance(value, decimal.Decimal) and value.is_finite():
         return str(value)
     if isinstance(value, (uuid.UUID, ipaddress.IPv4Address, ipaddress.IPv6Address, pathlib.PurePath)):
@@ -94,6 +135,8 @@ def _finite(value: float) -> float:
 
 def _key(key: Any) -> str:
     """An object key: a string, as ``json.dumps`` also makes of an integer or a string-valued Enum."""
+    if type(key) is str:
+        return _text(key)
     import enum
 
     if isinstance(key, enum.Enum):
@@ -103,14 +146,6 @@ def _key(key: Any) -> str:
     if isinstance(key, int) and not isinstance(key, bool):
         return str(int(key))
     raise NotJSON(f"a dict key of type {type(key).__qualname__}")
-
-
-def _duration(value: Any) -> str:
-    """A ``timedelta`` as the ISO 8601 duration toolcall reads (``P1DT2H``, ``-PT30S``)."""
-    sign = "-" if value.days < 0 else ""
-    value = -value if sign else value
-    seconds = f"{value.seconds}.{value.microseconds:06d}".rstrip("0").rstrip(".")
-    return f"{sign}P{value.days}DT{seconds}S"
 
 
 def kind_of(value: Any) -> str:

@@ -1,0 +1,1 @@
+"""Stock tools, a subpackage with tools of its own."""

@@ -1,0 +1,80 @@
+"""Gemini's ``function_call`` parts → ``function_response`` parts (SPEC §8).
+
+::
+
+    response = client.models.generate_content(model=..., contents=contents, config=config)
+    contents.append(response.candidates[0].content)
+    parts = toolcall.gemini.function_responses(weather, response)
+    if parts:
+        contents.append({"role": "user", "parts": parts})
+
+The SDK's objects and plain dicts are read alike, in the SDK's snake_case or
+the REST API's camelCase (``functionCall``); no SDK is imported. The
+response object holds ``{"output": value}``, or ``{"error": line}`` for a
+failed call, as Gemini's documentation asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from toolcall.tool_calls import aoutcomes, data_reply, field, outcome
+
+if TYPE_CHECKING:
+    from google.genai.types import PartDict
+
+    from toolcall.result import Err, Ok
+    from toolcall.toolset import Source
+
+__all__ = ["afunction_responses", "function_responses"]
+
+
+def _parts(response: Any) -> Sequence[Any]:
+    """The parts of a ``GenerateContentResponse`` (its first candidate), of a ``Content``, or a list of parts."""
+    if isinstance(response, Sequence):
+        return response
+    candidates = field(response, "candidates")
+    content = field(candidates[0], "content") if candidates else response
+    return field(content, "parts") or ()
+
+
+def _function_calls(response: Any) -> list[Any]:
+    found = (field(part, "function_call") or field(part, "functionCall") for part in _parts(response))
+    return [call for call in found if call is not None]
+
+
+def _call(function_call: Any) -> tuple[Any, Any]:
+    """A call's ``(name, args)``: ``args`` is optional in Gemini's FunctionCall, for a tool without parameters."""
+    args = field(function_call, "args")
+    return field(function_call, "name"), {} if args is None else args
+
+
+def _part(function_call: Any, result: Ok[Any] | Err) -> PartDict:
+    name = field(function_call, "name")
+    ok, payload = data_reply(name, result)
+    body = {"output": payload} if ok else {"error": payload}
+    call_id = field(function_call, "id")
+    if call_id is None:
+        return {"function_response": {"name": name, "response": body}}
+    return {"function_response": {"id": call_id, "name": name, "response": body}}
+
+
+def function_responses(source: Source, response: object, *, context: Mapping[str, Any] | None = None) -> list[PartDict]:
+    """Run a turn's function calls; one ``function_response`` part per call, in order.
+
+    ``response`` is a ``GenerateContentResponse`` (its first candidate is
+    read), a ``Content`` or a list of parts, as the SDK's objects or as plain
+    dicts. Returns ``[]`` when the turn has no function call. A call with no
+    ``args`` is a call without arguments.
+    """
+    return [_part(call, outcome(source, *_call(call), context)) for call in _function_calls(response)]
+
+
+async def afunction_responses(
+    source: Source, response: object, *, context: Mapping[str, Any] | None = None
+) -> list[PartDict]:
+    """``function_responses`` for asyncio: the calls run concurrently, the parts keep their order."""
+    function_calls = _function_calls(response)
+    results = await aoutcomes(source, [_call(call) for call in function_calls], context)
+    return [_part(call, result) for call, result in zip(function_calls, results, strict=True)]

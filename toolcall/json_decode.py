@@ -1,0 +1,78 @@
+"""A tool call's arguments string → JSON data, with the fastest decoder installed.
+
+OpenAI sends a tool call's arguments as JSON text. msgspec (the ``fast``
+extra) decodes it about ten times faster than ``json.loads``; orjson is used
+when msgspec is not installed. Either way the result is what ``json.loads``
+gives: a text the fast decoder refuses (a lone surrogate escape, ``NaN``, a
+number beyond a float) is decoded again by ``json.loads``, which either
+accepts it as the standard library does or raises the ``JSONDecodeError``
+whose position the error result names. orjson turns integers beyond 64 bits
+into floats, so a text with a 20-digit run goes to ``json.loads`` directly.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["decode_arguments", "fast_decoder_name"]
+
+#: The decoder chosen on first use: (its name, its decode function or None for json.loads alone).
+_chosen: tuple[str, Callable[[str], Any] | None] | None = None
+_lock = threading.Lock()
+#: Each byte to "0" for a digit, to " " otherwise: 20 digits in a row, enough to leave 64 bits (where orjson
+#: would answer a float for an integer), become ``_LONG_RUN``. Ten times faster than a regex on long texts.
+_DIGITS = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
+_LONG_RUN = b"0" * 20
+
+
+def _choose() -> tuple[str, Callable[[str], Any] | None]:
+    try:
+        import msgspec
+    except ImportError:
+        pass
+    else:
+        return "msgspec", msgspec.json.Decoder().decode
+    try:
+        import orjson
+    except ImportError:
+        return "json", None
+    loads: Callable[[str], Any] = orjson.loads
+
+    def decode_orjson(text: str) -> Any:
+        if _LONG_RUN in text.encode("utf-8", "surrogatepass").translate(_DIGITS):
+            return json.loads(text)
+        return loads(text)
+
+    return "orjson", decode_orjson
+
+
+def _decoder() -> tuple[str, Callable[[str], Any] | None]:
+    global _chosen
+    chosen = _chosen
+    if chosen is None:
+        with _lock:
+            chosen = _chosen = _chosen or _choose()
+    return chosen
+
+
+def fast_decoder_name() -> str:
+    """``"msgspec"``, ``"orjson"`` or ``"json"``: the decoder ``decode_arguments`` uses."""
+    return _decoder()[0]
+
+
+def decode_arguments(text: str) -> Any:
+    """JSON data of ``text`` exactly as ``json.loads`` gives it, decoded by the fastest decoder installed.
+
+    Raises ``json.JSONDecodeError`` for text that is not JSON, and
+    ``RecursionError`` for text nested deeper than ``json.loads`` can go.
+    """
+    decode = _chosen[1] if _chosen is not None else _decoder()[1]
+    if decode is not None:
+        try:
+            return decode(text)
+        except Exception:  # refused: json.loads decides, and names the position if it refuses too
+            pass
+    return json.loads(text)
