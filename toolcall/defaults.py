@@ -55,7 +55,7 @@ class NotJson(ValueError):
 
     def __init__(self, what: str, finding: str | None = None) -> None:
         super().__init__(what)
-        self.finding = messages.default_not_json(what) if finding is None else finding
+        self.finding: str = messages.default_not_json(what) if finding is None else finding
 
 
 @dataclass(frozen=True)
