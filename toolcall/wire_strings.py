@@ -85,10 +85,6 @@ class WireString(str):
         return repr(self.value)
 
 
-def _duration(value: Any) -> str:
-    return isotime.format_duration(value)
-
-
 def _iso(value: Any) -> str:
     return str(value.isoformat())
 
@@ -97,7 +93,7 @@ def _iso(value: Any) -> str:
 _WRITERS: Final[dict[type, tuple[str, Callable[[Any], str]]]] = {
     cls: (
         ir.PRIMITIVE_CLASSES[name],
-        _duration if cls is dt.timedelta else _iso if name.startswith("datetime.") else str,
+        isotime.format_duration if cls is dt.timedelta else _iso if name.startswith("datetime.") else str,
     )
     for name, cls in WIRE_STRING_CLASSES.items()
 }

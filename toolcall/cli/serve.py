@@ -185,7 +185,7 @@ class _Catalog:
             return content
         if type(data) is not dict:
             # The client checks structuredContent against the tool's outputSchema, whose root is an object.
-            value = result.value if result.ok else None
+            value = result.value  # type: ignore[union-attr]  # an Ok: ``data_reply`` gave its value
             return _failed(f"the tool returned {kind_of(value)} where its output schema promises a JSON object")
         content["structuredContent"] = data
         return content
