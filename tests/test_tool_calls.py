@@ -10,7 +10,7 @@ import sys
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import toolcall
@@ -169,6 +169,12 @@ def decoded(text: str) -> Any:
 # The fixture only chooses the decoder, which every example shares.
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(text=texts())
+# The edges of orjson's integers (-2**63 to 2**64 - 1): one past either end is a float to orjson.
+@example(text="-9223372036854775808")
+@example(text="-9223372036854775809")
+@example(text="18446744073709551615")
+@example(text="18446744073709551616")
+@example(text='{"n": [1, -9223372036854775809]}')
 def test_every_decoder_gives_what_json_loads_gives(decoder: str, text: str) -> None:
     assert decoded(text) == loads_outcome(text)
 

@@ -6,8 +6,10 @@ when msgspec is not installed. Either way the result is what ``json.loads``
 gives: a text the fast decoder refuses (a lone surrogate escape, ``NaN``, a
 number beyond a float) is decoded again by ``json.loads``, which either
 accepts it as the standard library does or raises the ``JSONDecodeError``
-whose position the error result names. orjson turns integers beyond 64 bits
-into floats, so a text with a 20-digit run goes to ``json.loads`` directly.
+whose position the error result names. orjson turns integers outside
+-2**63 to 2**64 - 1 into floats, so a text with a run of 19 or more digits
+(the shortest such integer, -9223372036854775809, has 19) goes to
+``json.loads`` directly.
 """
 
 from __future__ import annotations
@@ -22,10 +24,11 @@ __all__ = ["decode_arguments", "fast_decoder_name"]
 #: The decoder chosen on first use: (its name, its decode function or None for json.loads alone).
 _chosen: tuple[str, Callable[[str], Any] | None] | None = None
 _lock = threading.Lock()
-#: Each byte to "0" for a digit, to " " otherwise: 20 digits in a row, enough to leave 64 bits (where orjson
-#: would answer a float for an integer), become ``_LONG_RUN``. Ten times faster than a regex on long texts.
+#: Each byte to "0" for a digit, to " " otherwise: 19 digits in a row, the fewest that can leave orjson's
+#: integers (-2**63 to 2**64 - 1, where it answers a float instead: -9223372036854775809 has 19), become
+#: ``_LONG_RUN``. Ten times faster than a regex on long texts.
 _DIGITS = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
-_LONG_RUN = b"0" * 20
+_LONG_RUN = b"0" * 19
 
 
 def _choose() -> tuple[str, Callable[[str], Any] | None]:
