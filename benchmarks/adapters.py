@@ -14,14 +14,14 @@ Cases:
 
 Contenders of (o) and (i):
   toolcall                 ``toolcall.openai.tool_messages(module, message)``, message a plain dict,
-                           with the decoder ``toolcall.json_decode`` chooses here
+                           with the decoder ``toolcall._wire.json_decode`` chooses here
   toolcall SDK object      the same with an ``openai.types.chat.ChatCompletionMessage``
   toolcall [<decoder>]     the plain-dict form with msgspec, orjson or json.loads forced
   pydantic TypeAdapter     ``TypeAdapter(fn).validate_json(arguments)`` (a function's adapter validates
                            the JSON object as its keyword arguments and calls it), the message by hand
   msgspec Struct           ``msgspec.json.Decoder(Struct of the parameters)``, the call, the message by hand
 
-A decoder is forced by setting ``toolcall.json_decode._chosen`` to what the
+A decoder is forced by setting ``toolcall._wire.json_decode._chosen`` to what the
 module's own ``_choose`` returns while the faster decoders are hidden from
 ``import`` (``sys.modules[name] = None``): the very closure a machine without
 them would use. Every toolcall row sets ``_chosen`` in its timed statement
@@ -72,8 +72,9 @@ from timing import Contender, Stats, measure, verify  # noqa: E402
 import toolcall  # noqa: E402
 import toolcall.anthropic  # noqa: E402
 import toolcall.openai  # noqa: E402
-from toolcall import json_decode, tool_calls  # noqa: E402
-from toolcall.return_values import json_text, plain  # noqa: E402
+from toolcall import _tool_calls as tool_calls  # noqa: E402
+from toolcall._wire import json_decode  # noqa: E402
+from toolcall._wire.return_values import json_text, plain  # noqa: E402
 
 Results = dict[str, Stats]
 Decoder = tuple[str, Callable[[str], Any] | None]

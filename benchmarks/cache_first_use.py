@@ -38,7 +38,7 @@ CHILD: Final = """
 import json, sys, time
 import toolcall
 import bench20.tools as tools
-from toolcall.toolset import as_toolset
+from toolcall._toolset.toolset import as_toolset
 start = time.perf_counter_ns()
 toolcall.emit(tools, "openai")
 toolcall.describe(tools)

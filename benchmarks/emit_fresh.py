@@ -1,4 +1,4 @@
-"""``toolcall.emit``'s fresh result against the SDKs' own tool lists: ``python benchmarks/emit_fresh.py [--quick]``.
+"""``toolcall._toolset.emit``'s fresh result against the SDKs' own tool lists: ``python benchmarks/emit_fresh.py [--quick]``.
 
 The 20 tools of ``tools20.py``, one request's tool list per call, after
 warm-up, every contender interleaved round-robin in one process
@@ -49,8 +49,8 @@ from run import duration, machine_note, revision  # noqa: E402
 from timing import Contender, Stats, measure  # noqa: E402
 
 import toolcall  # noqa: E402
-from toolcall.emit_builder import plain_copy  # noqa: E402
-from toolcall.toolset import as_toolset  # noqa: E402
+from toolcall._toolset.emit_copies import plain_copy  # noqa: E402
+from toolcall._toolset.toolset import as_toolset  # noqa: E402
 
 OURS = "toolcall emit (anthropic)"
 REFERENCE = "anthropic to_dict"

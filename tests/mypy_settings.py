@@ -1,6 +1,6 @@
 """The mypy settings every plugin test shares: mypy does not follow imports into the provider SDKs.
 
-``toolcall.emit``'s overloads import the openai and anthropic SDKs' tool
+``toolcall._toolset.emit``'s overloads import the openai and anthropic SDKs' tool
 types for type checkers (SPEC §3: ``tools=`` without a cast). With both SDKs
 installed, as in the dev environment, a cold mypy run therefore checks about
 5,400 of their modules: 9 s for a two-tool project that takes 0.6 s without

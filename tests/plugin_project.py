@@ -16,7 +16,7 @@ from importlib.metadata import version
 from pathlib import Path
 
 from tests.mypy_settings import PYPROJECT_OVERRIDES
-from toolcall.cache_tables import unpack
+from toolcall._cache.tables import unpack
 
 MYPY = tuple(int(part) for part in version("mypy").split("+")[0].split(".")[:2])
 # From mypy 2.4 the plugin learns when a module has been checked (get_additional_indirect_deps),

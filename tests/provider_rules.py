@@ -1,7 +1,7 @@
 """A rules checker for tool schemas, written from ../shared/PROVIDERS.md (its final table).
 
 ``check_schema(mode, schema)`` returns the violations (empty when the schema is
-fine). It is deliberately independent of ``toolcall.render``: it encodes what
+fine). It is deliberately independent of ``toolcall._render``: it encodes what
 each provider accepts, not what the renderers do, so a renderer bug cannot
 hide in both places. Modes: ``openai``, ``openai-strict``, ``anthropic``,
 ``anthropic-strict``, ``mcp``, ``gemini``.

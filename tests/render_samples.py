@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from toolcall import ir
+from toolcall import _ir as ir
 
 P = ir.Primitive
 

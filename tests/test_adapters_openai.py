@@ -184,7 +184,7 @@ def expected_outputs() -> str:
 
 
 def _plain_report() -> Any:
-    from toolcall.return_values import plain
+    from toolcall._wire.return_values import plain
 
     return plain(adapter_tools.REPORT)
 

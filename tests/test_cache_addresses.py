@@ -25,7 +25,7 @@ pytest.importorskip("mypy")
 from tests.mypy_settings import PYPROJECT_OVERRIDES
 from tests.plugin_project import environment
 from tests.test_cache_differential import both_sides, compare, report, run_mypy
-from toolcall import cache_format
+from toolcall._cache import file_format
 
 MODULE: Final = "net.tools"
 
@@ -78,7 +78,7 @@ for name, args in calls:
     else:
         reason = result.error.reason
         out.append({"code": reason.code, "path": [result.error.name, *reason.path], "text": str(result.error)})
-print(json.dumps({"results": out, "introspected": "toolcall.introspect" in sys.modules}))
+print(json.dumps({"results": out, "introspected": "toolcall._introspect" in sys.modules}))
 """
 
 
@@ -94,7 +94,7 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     # The one finding: the address default is not JSON (as at run time); no type is refused.
     assert "[toolcall-type]" not in result.stdout, result.stdout
     assert "route.via: the default IPv4Address('127.0.0.1') (a IPv4Address) is not JSON" in result.stdout
-    assert cache_format.cache_path(root / "net" / "tools.py").is_file(), result.stdout
+    assert file_format.cache_path(root / "net" / "tools.py").is_file(), result.stdout
     return root
 
 

@@ -1,6 +1,6 @@
 """The shape check of a cache file's content: a valid content passes, and any corruption is a ``CacheProblem``.
 
-The valid content is built the way the plugin builds it (``cache_format.tool_entry``
+The valid content is built the way the plugin builds it (``file_format.tool_entry``
 of tools introspected here), then parsed back from its JSON text as the
 loader parses a file. Each corruption must raise ``CacheProblem`` with a
 one-line reason, never another exception, and never pass.
@@ -20,8 +20,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import toolcall
-from toolcall import Param, cache_format, ir
-from toolcall.cache_check import (
+from toolcall import Param
+from toolcall import _ir as ir
+from toolcall._cache import file_format
+from toolcall._cache.shapes import (
     MAX_DEPTH,
     CachedEntry,
     CacheProblem,
@@ -29,12 +31,12 @@ from toolcall.cache_check import (
     check_entries,
     check_sources,
 )
-from toolcall.definition import definition_of
-from toolcall.introspect import introspect
+from toolcall._declarations.tool import definition_of
+from toolcall._introspect import introspect
 
 MODULE = __name__
 OTHER = "tests.cache_check_types"
-VARIANT_KEYS = [cache_format.variant_key(provider, strict) for provider, strict in cache_format.VARIANTS]
+VARIANT_KEYS = [file_format.variant_key(provider, strict) for provider, strict in file_format.VARIANTS]
 
 
 class Unit(str, Enum):
@@ -110,8 +112,8 @@ def introspected(function: Callable[..., Any]) -> ir.Tool:
 
 
 def entry_of(tool: ir.Tool, sources: list[str]) -> dict[str, Any]:
-    """``cache_format.tool_entry``, with the entry's ``sources`` (passed in, or added where it takes none)."""
-    write: Any = cache_format.tool_entry
+    """``file_format.tool_entry``, with the entry's ``sources`` (passed in, or added where it takes none)."""
+    write: Any = file_format.tool_entry
     if "sources" in inspect.signature(write).parameters:
         return write(tool, sources)  # type: ignore[no-any-return]
     return {**write(tool), "sources": sources}
@@ -123,7 +125,7 @@ def valid_text() -> str:
     content = {
         "checked": {"renderer": "r", "tools": []},
         "content_sha256": "0123456789abcdef" * 4,
-        "format": cache_format.CACHE_FORMAT,
+        "format": file_format.CACHE_FORMAT,
         "ir": ir.SCHEMA_VERSION,
         "module": MODULE,
         "sources": {MODULE: {"sha256": "a" * 64, "tokens": "b" * 64}, OTHER: {"sha256": "c" * 64, "tokens": None}},

@@ -8,7 +8,7 @@ cache file. Then two fresh interpreters import every tool module: one with
 ``TOOLCALL_CACHE=require`` (each definition comes from the cache, or it
 raises), one with ``TOOLCALL_CACHE=off`` (each is introspected). For each
 module, each of its tools alone, and each provider variant in
-``cache_format.VARIANTS`` plus ``describe``, both write ``json.dumps`` of
+``file_format.VARIANTS`` plus ``describe``, both write ``json.dumps`` of
 the result (no ``sort_keys``: dict order counts), or the ``ValueError`` text
 for a variant the provider cannot take; the texts must be equal.
 
@@ -45,7 +45,7 @@ import pytest
 from tests.corpus_gen import Corpus, write_corpus
 from tests.mypy_settings import PYPROJECT_OVERRIDES
 from tests.plugin_project import environment
-from toolcall import cache_format
+from toolcall._cache import file_format
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 
@@ -71,7 +71,7 @@ UNLOADABLE: Final = (
 
 #: Generated modules: enough for over 1,000 tools.
 GENERATED_MODULES: Final = 410
-OUTPUTS: Final = (*(cache_format.variant_key(p, s) for p, s in cache_format.VARIANTS), "describe")
+OUTPUTS: Final = (*(file_format.variant_key(p, s) for p, s in file_format.VARIANTS), "describe")
 SHOWN: Final = 4  # mismatches shown with a diff
 LISTED: Final = 15  # modules listed by name
 
@@ -84,8 +84,8 @@ import importlib, json, sys, warnings
 from pathlib import Path
 
 import toolcall
-from toolcall import cache_format
-from toolcall.definition import module_tools
+from toolcall._cache import file_format
+from toolcall._declarations.tool import module_tools
 
 warnings.simplefilter("ignore")  # findings the runtime repeats as ToolcallWarning; not compared
 project = Path.cwd().resolve()
@@ -93,8 +93,8 @@ project = Path.cwd().resolve()
 
 def outputs(source):
     found = {}
-    for provider, strict in cache_format.VARIANTS:
-        key = cache_format.variant_key(provider, strict)
+    for provider, strict in file_format.VARIANTS:
+        key = file_format.variant_key(provider, strict)
         try:
             found[key] = json.dumps(toolcall.emit(source, provider, strict=strict))
         except ValueError as exc:
@@ -408,7 +408,7 @@ def corpus_project(tmp_path_factory: pytest.TempPathFactory) -> Checked:
         shutil.copytree(
             ROOT / directory,
             project / directory,
-            ignore=shutil.ignore_patterns("__pycache__", cache_format.CACHE_DIR, ".mypy_cache"),
+            ignore=shutil.ignore_patterns("__pycache__", file_format.CACHE_DIR, ".mypy_cache"),
         )
     modules = sorted(
         ".".join(path.relative_to(project).with_suffix("").parts)
@@ -458,7 +458,7 @@ def test_corpus_modules_serve_what_introspection_renders(corpus_project: Checked
     )
     for module in set(modules) - set(UNLOADABLE):
         path = project.joinpath(*module.split(".")).with_suffix(".py")
-        assert cache_format.cache_path(path).is_file(), f"mypy wrote no cache file for {module}"
+        assert file_format.cache_path(path).is_file(), f"mypy wrote no cache file for {module}"
     served, introspected = both_sides(project, modules)
     unloadable = {module: found["unloadable"] for module, found in served.items() if "unloadable" in found}
     assert sorted(unloadable) == sorted(UNLOADABLE), unloadable
@@ -477,7 +477,7 @@ def test_generated_corpus_type_checks_cleanly(generated: Generated) -> None:
     assert generated.corpus.tools >= 1000
     for module in generated.corpus.modules:
         path = generated.corpus.root.joinpath(*module.split(".")).with_suffix(".py")
-        assert cache_format.cache_path(path).is_file(), f"mypy wrote no cache file for {module}"
+        assert file_format.cache_path(path).is_file(), f"mypy wrote no cache file for {module}"
 
 
 def test_generated_corpus_serves_what_introspection_renders(generated: Generated) -> None:
@@ -645,7 +645,7 @@ SURROGATE: Final = re.compile("[\ud800-\udfff]")
 
 def test_generated_corpus_cache_files_store_each_text_once_and_stay_small(generated: Generated) -> None:
     corpus = generated.corpus
-    files = sorted(corpus.root.rglob(f"{cache_format.CACHE_DIR}/*.json"))
+    files = sorted(corpus.root.rglob(f"{file_format.CACHE_DIR}/*.json"))
     assert len(files) == len(corpus.modules)
     total = 0
     for path in files:

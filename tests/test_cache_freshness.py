@@ -62,7 +62,7 @@ warnings.simplefilter("always")
 with warnings.catch_warnings(record=True) as caught:
     import toolcall
     import app.tools as tools
-    from toolcall.toolset import as_toolset
+    from toolcall._toolset.toolset import as_toolset
     emitted = toolcall.emit(tools, "openai")
     from_cache = [t.cached is not None for t in as_toolset(tools)]
     result = toolcall.run(tools, "add", json.loads(sys.argv[1]))
@@ -246,7 +246,7 @@ def test_two_files_recording_different_digests_of_one_source_are_judged_each(inv
         import json, warnings, toolcall
         warnings.simplefilter("always")
         import app.tools, app.more
-        from toolcall.toolset import as_toolset
+        from toolcall._toolset.toolset import as_toolset
         with warnings.catch_warnings(record=True) as caught:
             toolcall.emit(app.tools, "openai")
             toolcall.emit(app.more, "openai")

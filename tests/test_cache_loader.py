@@ -20,10 +20,10 @@ from typing import Any
 
 import pytest
 
-from toolcall import cache_format as cf
-from toolcall.cache_format import CACHE_FORMAT
-from toolcall.cache_tables import unpack
-from toolcall.ir import SCHEMA_VERSION
+from toolcall._cache import file_format as cf
+from toolcall._cache.file_format import CACHE_FORMAT
+from toolcall._cache.tables import unpack
+from toolcall._ir import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -71,8 +71,8 @@ def where(place: Place) -> float:
 WRITE_CACHE = """
 import sys
 import pkg.tools as tools
-from toolcall import cache_format as cf
-from toolcall.toolset import as_toolset
+from toolcall._cache import file_format as cf
+from toolcall._toolset.toolset import as_toolset
 
 entries = [cf.tool_entry(t.ir, [tools.__name__]) for t in as_toolset(tools)]
 source = open(tools.__file__, "rb").read()
@@ -86,10 +86,10 @@ warnings.simplefilter("always")
 with warnings.catch_warnings(record=True) as caught:
     import toolcall
     import pkg.tools as tools
-    from toolcall.toolset import as_toolset
+    from toolcall._toolset.toolset import as_toolset
     emitted = toolcall.emit(tools, "openai")
     loaded = [t.cached is not None for t in as_toolset(tools)]
-    introspected = "toolcall.introspect" in sys.modules
+    introspected = "toolcall._introspect" in sys.modules
     result = toolcall.run(tools, "get_weather", {"city": "Oslo", "unit": "fahrenheit"})
 print(json.dumps({
     "docstring": tools.get_weather.__doc__,
@@ -322,20 +322,20 @@ def test_loading_a_cache_builds_nothing_until_first_use(project: Path) -> None:
     code = textwrap.dedent(
         """
         import sys, toolcall
-        import toolcall.render
+        import toolcall._render
 
         def refuse(*args, **kwargs):
             raise AssertionError("rendered: emit must serve the cached schemas")
 
-        toolcall.render.render_tool = toolcall.render.render_variants = refuse
+        toolcall._render.render_tool = toolcall._render.render_variants = refuse
         import pkg.tools as tools
-        from toolcall.toolset import as_toolset
+        from toolcall._toolset.toolset import as_toolset
         toolset = as_toolset(tools)
         assert all(t.dispatcher is None and t._classes is None for t in toolset), "nothing built yet"
         first = toolcall.emit(tools, "anthropic")
         assert toolcall.emit(tools, "anthropic") == first  # served again (a fresh copy), still not rendered
-        assert "toolcall.introspect" not in sys.modules
-        assert "toolcall.binder" not in sys.modules
+        assert "toolcall._introspect" not in sys.modules
+        assert "toolcall._dispatch.binder" not in sys.modules
         toolcall.run(tools, "where", {"place": {"lat": 1.5}})
         built = [t.dispatcher is not None for t in toolset]
         assert built == [False, True], built
@@ -365,7 +365,7 @@ sys.setswitchinterval(1e-6)
 warnings.simplefilter("always")
 import toolcall
 import pkg.tools as tools
-from toolcall.toolset import as_toolset
+from toolcall._toolset.toolset import as_toolset
 
 barrier = threading.Barrier(16)
 seen, errors = [], []

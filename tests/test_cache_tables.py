@@ -10,11 +10,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.corpus import scalars
-from toolcall import cache_format
-from toolcall.cache_check import MAX_DEPTH, CacheProblem
-from toolcall.cache_tables import MAX_EXPANDED, pack, unpack
-from toolcall.definition import module_tools
-from toolcall.introspect import introspect
+from toolcall._cache import file_format
+from toolcall._cache.shapes import MAX_DEPTH, CacheProblem
+from toolcall._cache.tables import MAX_EXPANDED, pack, unpack
+from toolcall._declarations.tool import module_tools
+from toolcall._introspect import introspect
 
 JSON = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6),
@@ -57,7 +57,7 @@ def entry(name: str, parameters: Any, description: Any, ir: Any) -> dict[str, An
 
 
 def content_of(tools: list[Any]) -> dict[str, Any]:
-    return cache_format.module_content("m", {"m": {"sha256": "0" * 64, "tokens": None}}, tools)
+    return file_format.module_content("m", {"m": {"sha256": "0" * 64, "tokens": None}}, tools)
 
 
 def round_trip(content: dict[str, Any]) -> dict[str, Any]:
@@ -79,7 +79,7 @@ def test_entries_not_of_the_written_shape_pass_through_both_ways(tools: list[Any
 
 def test_a_real_module_round_trips_and_stores_each_description_and_schema_once() -> None:
     tools = [introspect(d).tool for d in module_tools(scalars.__name__)]
-    content = content_of([cache_format.tool_entry(tool, [scalars.__name__]) for tool in tools])
+    content = content_of([file_format.tool_entry(tool, [scalars.__name__]) for tool in tools])
     packed = pack(content)
     assert json.dumps(round_trip(content)) == json.dumps(content)
     texts = [json.dumps(text) for text in packed["texts"]]

@@ -14,11 +14,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tests.corpus import scalars
-from toolcall import cache_format
-from toolcall.cache_layout import Shape, compact, laid_out
-from toolcall.cache_tables import unpack
-from toolcall.definition import module_tools
-from toolcall.introspect import introspect
+from toolcall._cache import file_format
+from toolcall._cache.layout import Shape, compact, laid_out
+from toolcall._cache.tables import unpack
+from toolcall._declarations.tool import module_tools
+from toolcall._introspect import introspect
 
 SCALARS = (
     st.none()
@@ -61,16 +61,14 @@ def test_a_shaped_container_starts_a_line_per_item_and_the_rest_is_compact() -> 
 
 
 def scalars_content(checked: dict[str, Any] | None = None) -> dict[str, Any]:
-    entries = [cache_format.tool_entry(introspect(d).tool, [scalars.__name__]) for d in module_tools(scalars.__name__)]
+    entries = [file_format.tool_entry(introspect(d).tool, [scalars.__name__]) for d in module_tools(scalars.__name__)]
     sources = {scalars.__name__: {"sha256": "0" * 64, "tokens": None}}
-    return cache_format.module_content(scalars.__name__, sources, entries, checked)
+    return file_format.module_content(scalars.__name__, sources, entries, checked)
 
 
 def test_a_file_with_lone_surrogates_is_valid_utf_8_and_reads_back_the_same() -> None:
-    content = cache_format.module_content(
-        "m", {"m": {"sha256": "0" * 64, "tokens": None}}, [{"enum": ["\udcff", "ok"]}]
-    )
-    text = cache_format.dumps(content)
+    content = file_format.module_content("m", {"m": {"sha256": "0" * 64, "tokens": None}}, [{"enum": ["\udcff", "ok"]}])
+    text = file_format.dumps(content)
     assert "\\udcff" in text
     assert json.loads(text.encode("utf-8"))["tools"] == [{"enum": ["\udcff", "ok"]}]
 
@@ -78,7 +76,7 @@ def test_a_file_with_lone_surrogates_is_valid_utf_8_and_reads_back_the_same() ->
 def test_a_real_cache_file_reads_back_as_its_content_in_the_same_order() -> None:
     for checked in (None, {"renderer": "r", "tools": [{"qualname": "q"}]}):
         content = scalars_content(checked)
-        text = cache_format.dumps(content)
+        text = file_format.dumps(content)
         loaded = json.loads(text)
         assert list(loaded) == ["checked", "content_sha256", *list(content)[1:], "schemas", "texts"]
         del loaded["content_sha256"]
@@ -87,7 +85,7 @@ def test_a_real_cache_file_reads_back_as_its_content_in_the_same_order() -> None
 
 def test_a_real_cache_file_has_a_line_per_record_and_stores_each_description_once() -> None:
     content = scalars_content()
-    text = cache_format.dumps(content)
+    text = file_format.dumps(content)
     lines = text.splitlines()
     assert lines[0] == "{"
     assert lines[-1] == "}"
@@ -103,7 +101,7 @@ def test_a_real_cache_file_has_a_line_per_record_and_stores_each_description_onc
 
 
 def test_the_seal_is_the_digest_of_the_text_without_its_line() -> None:
-    text = cache_format.dumps(scalars_content({"renderer": "r", "tools": []}))
+    text = file_format.dumps(scalars_content({"renderer": "r", "tools": []}))
     lines = text.splitlines(keepends=True)
     (line,) = [x for x in lines if x.startswith('  "content_sha256": ')]
     unsealed = "".join(x for x in lines if x is not line)
@@ -113,7 +111,7 @@ def test_the_seal_is_the_digest_of_the_text_without_its_line() -> None:
 
 def test_the_sealed_head_is_every_field_but_the_tools() -> None:
     content = scalars_content({"renderer": "r", "tools": [{"qualname": "q"}]})
-    head = cache_format.sealed_head(cache_format.dumps(content).encode())
+    head = file_format.sealed_head(file_format.dumps(content).encode())
     assert head is not None
     assert head.pop("content_sha256")
     assert head == {key: value for key, value in content.items() if key != "tools"}
@@ -132,21 +130,21 @@ def test_the_sealed_head_is_every_field_but_the_tools() -> None:
     ],
 )
 def test_any_edit_breaks_the_seal(edit: Any) -> None:
-    text = cache_format.dumps(scalars_content({"renderer": "r", "tools": []}))
+    text = file_format.dumps(scalars_content({"renderer": "r", "tools": []}))
     edited = edit(text)
     assert edited != text
-    assert cache_format.sealed_head(edited.encode()) is None
+    assert file_format.sealed_head(edited.encode()) is None
 
 
 def test_a_cache_file_is_readable_like_any_file_written_under_the_umask(tmp_path: Path) -> None:
     target = tmp_path / "__toolcall__" / "tools.json"
     previous = os.umask(0o022)
     try:
-        assert cache_format.write_atomic(target, "{}\n")
+        assert file_format.write_atomic(target, "{}\n")
         assert stat.S_IMODE(target.stat().st_mode) == 0o644
         os.umask(0o077)
-        assert cache_format.write_atomic(target, "[]\n")
+        assert file_format.write_atomic(target, "[]\n")
         assert stat.S_IMODE(target.stat().st_mode) == 0o600
-        assert not cache_format.write_atomic(target, "[]\n")  # unchanged text: not written again
+        assert not file_format.write_atomic(target, "[]\n")  # unchanged text: not written again
     finally:
         os.umask(previous)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from tests.mypy_settings import PYPROJECT_OVERRIDES
-from toolcall.cli import COMMANDS
+from toolcall._cli import COMMANDS
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path(__file__).resolve().parent / "golden" / "export"
@@ -80,7 +80,7 @@ def test_the_console_script_is_the_same_program(tmp_path: Path) -> None:
 
 
 def test_import_toolcall_loads_no_command_line() -> None:
-    code = "import sys, toolcall; print(sorted(m for m in sys.modules if m.startswith('toolcall.cli')))"
+    code = "import sys, toolcall; print(sorted(m for m in sys.modules if m.startswith('toolcall._cli')))"
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout == "[]\n"
 

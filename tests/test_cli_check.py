@@ -440,7 +440,7 @@ def test_a_missing_path_exits_2(tmp_path: Path) -> None:
 
 
 def test_without_mypy_it_says_what_to_install(tmp_path: Path) -> None:
-    code = "import sys; sys.modules['mypy'] = None; from toolcall.cli import main; raise SystemExit(main(['check']))"
+    code = "import sys; sys.modules['mypy'] = None; from toolcall._cli import main; raise SystemExit(main(['check']))"
     result = run_python(write(tmp_path / "project", MIXED), "-c", code)
     assert (result.returncode, result.stdout) == (2, "")
     assert result.stderr.count("\n") == 1

@@ -1,6 +1,6 @@
 """Defaults the wire carries as strings (SPEC §1 "Defaults"): dates, times, durations, UUIDs, Decimals.
 
-The shared rule (``toolcall.wire_strings``, ``isotime.format_duration``),
+The shared rule (``toolcall._wire.strings``, ``isotime.format_duration``),
 the default rules that fit a wire string to its parameter, what each
 provider emits, the dispatcher reading every emitted default back to the
 Python default, and the mypy plugin giving exactly what the runtime gives
@@ -37,12 +37,14 @@ from tests.mypy_settings import PYPROJECT_OVERRIDES
 from tests.sources import default_wire_forms as forms
 from tests.test_cache_differential import ROOT, both_sides, compare, report, run_mypy
 from tests.test_plugin_analysis import analyze, module_path
-from toolcall import Ok, ir, messages
-from toolcall.defaults import Fit, Misfit, NotJson, default_for, fit_default, json_of
-from toolcall.findings import DEFAULT
-from toolcall.isotime import format_duration, parse_duration
-from toolcall.wire_strings import NoWireString, WireString, wire_string
-from toolcall_mypy.collect import Collected
+from toolcall import Ok
+from toolcall import _ir as ir
+from toolcall._findings import DEFAULT
+from toolcall._rules import messages
+from toolcall._rules.defaults import Fit, Misfit, NotJson, default_for, fit_default, json_of
+from toolcall._wire.isotime import format_duration, parse_duration
+from toolcall._wire.strings import NoWireString, WireString, wire_string
+from toolcall_mypy._analysis.tool import Collected
 
 DATE, DATETIME, INT, STR = ir.Primitive("date"), ir.Primitive("datetime"), ir.Primitive("int"), ir.Primitive("str")
 TIME = ir.Primitive("time")

@@ -1,4 +1,4 @@
-"""toolcall.defaults: which defaults a schema shows, and the findings for the rest."""
+"""toolcall._rules.defaults: which defaults a schema shows, and the findings for the rest."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import pytest
 
 from tests.corpus import defaults as corpus_defaults
 from tests.corpus import introspected
-from toolcall import ir
-from toolcall.defaults import MAX_SAFE_INTEGER, Fit, Misfit, default_for, fit_default, json_default, json_of
-from toolcall.findings import DEFAULT
+from toolcall import _ir as ir
+from toolcall._findings import DEFAULT
+from toolcall._rules.defaults import MAX_SAFE_INTEGER, Fit, Misfit, default_for, fit_default, json_default, json_of
 
 STR, INT, FLOAT, BOOL = ir.Primitive("str"), ir.Primitive("int"), ir.Primitive("float"), ir.Primitive("bool")
 

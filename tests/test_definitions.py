@@ -10,7 +10,7 @@ import pytest
 
 import toolcall
 from tests.sources import clash_a, clash_b, ordered
-from toolcall.definition import definition_of, module_tools
+from toolcall._declarations.tool import definition_of, module_tools
 
 
 def test_tool_returns_the_function_itself() -> None:

@@ -392,8 +392,8 @@ def test_hostile_names_and_params_are_never_interpolated() -> None:
     from typing import Annotated, TypedDict
 
     from toolcall import Param
-    from toolcall.dispatch import prepared
-    from toolcall.toolset import as_toolset
+    from toolcall._toolset.run import prepared
+    from toolcall._toolset.toolset import as_toolset
 
     evil = "'); import os; os._exit(9) #"
     pattern = "[\"'];import os|.*"

@@ -34,8 +34,8 @@ from hypothesis import strategies as st
 import toolcall
 from tests.corpus import MODULES
 from toolcall import ToolcallWarning, errors
-from toolcall.result import Err, Ok
-from toolcall.toolset import as_toolset
+from toolcall._dispatch.result import Err, Ok
+from toolcall._toolset.toolset import as_toolset
 
 SOURCES: list[ModuleType] = [importlib.import_module(m) for m in [*MODULES, "tests.semantics_samples"]]
 with warnings.catch_warnings():

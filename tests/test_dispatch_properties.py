@@ -54,11 +54,13 @@ from jsonschema import Draft202012Validator, ValidationError
 
 import toolcall
 from tests.corpus import MODULES
-from toolcall import ToolcallWarning, errors, ir, isotime
-from toolcall.render import render_tool
-from toolcall.result import Err, Ok
-from toolcall.scalars import OUT_OF_PYTHON_RANGE
-from toolcall.toolset import LoadedTool, as_toolset
+from toolcall import ToolcallWarning, errors
+from toolcall import _ir as ir
+from toolcall._dispatch.result import Err, Ok
+from toolcall._render import render_tool
+from toolcall._toolset.toolset import LoadedTool, as_toolset
+from toolcall._wire import isotime
+from toolcall._wire.scalars import OUT_OF_PYTHON_RANGE
 
 # -- hypothesis-jsonschema on current Hypothesis, and faster ------------------------------------------------
 #

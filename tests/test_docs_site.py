@@ -76,7 +76,13 @@ def test_site_builds_strictly_with_the_api_reference(tmp_path: Path) -> None:
     run = build(ROOT, tmp_path / "site")
     assert run.returncode == 0, run.stderr
     reference = (tmp_path / "site" / "reference" / "toolcall" / "index.html").read_text(encoding="utf-8")
-    for name in ("toolcall.tool", "toolcall.run", "toolcall.Toolset", "toolcall.emit.emit", "toolcall.Injected"):
+    for name in (
+        "toolcall.tool",
+        "toolcall.run",
+        "toolcall.Toolset",
+        "toolcall._toolset.emit.emit",
+        "toolcall.Injected",
+    ):
         assert f'id="{name}"' in reference, name
     # `Injected` is documented by a `#:` comment: the reference shows its text.
     assert "keeps a parameter out of every schema" in reference

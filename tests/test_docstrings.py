@@ -1,10 +1,10 @@
-"""toolcall.docstrings: pure text rules for descriptions and entries."""
+"""toolcall._rules.docstrings: pure text rules for descriptions and entries."""
 
 from __future__ import annotations
 
 import pytest
 
-from toolcall.docstrings import attribute_docs, clean_entry, description_of, parse_docstring
+from toolcall._rules.docstrings import attribute_docs, clean_entry, description_of, parse_docstring
 
 GOOGLE = """Get the forecast.
 

@@ -5,7 +5,7 @@ dict or list (with each other, with the shared form the internal readers
 use, or within one result); changing every part of one result changes no
 later one; the same holds when the tools come from a schema cache, when
 threads race on the first use, and for schemas too deep or too big to be
-spelled as one Python display (``toolcall.emit_builder``'s fallbacks).
+spelled as one Python display (``toolcall._toolset.emit_copies``'s fallbacks).
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ import pytest
 import toolcall
 from tests.test_cache_loader import TOOLS as CACHED_TOOLS
 from tests.test_cache_loader import WRITE_CACHE
-from toolcall import Param, emit_builder
-from toolcall.toolset import as_toolset
+from toolcall import Param
+from toolcall._toolset import emit_copies
+from toolcall._toolset.toolset import as_toolset
 
 ROOT = Path(__file__).resolve().parent.parent
 PROVIDERS = ("openai", "openai-responses", "anthropic", "mcp", "gemini")
@@ -171,9 +172,9 @@ def test_a_schema_too_deep_for_one_display_is_copied(provider: str, strict: bool
 
 
 def test_the_builder_spells_down_to_the_depth_limit_and_copies_below() -> None:
-    limit = emit_builder.MAX_LITERAL_DEPTH
+    limit = emit_copies.MAX_LITERAL_DEPTH
     shared = [nested_schema(limit * 3)]
-    build = emit_builder.builder(shared)
+    build = emit_copies.builder(shared)
     assert build.__globals__["__source__"].count("{") == limit  # only the spelled part is literal source
     first, second = build(), build()
     assert_fresh(first, second, shared)
@@ -183,8 +184,8 @@ def test_tools_past_the_node_budget_are_copied_whole(monkeypatch: pytest.MonkeyP
     wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(300)}}
     small = {"name": "small", "parameters": {"type": "object"}}  # 4 nodes
     shared = [wide, small, wide]
-    monkeypatch.setattr(emit_builder, "MAX_LITERAL_NODES", emit_builder.node_count(wide, 10**9) + 10)
-    build = emit_builder.builder(shared)
+    monkeypatch.setattr(emit_copies, "MAX_LITERAL_NODES", emit_copies.node_count(wide, 10**9) + 10)
+    build = emit_copies.builder(shared)
     spelled = [line.strip() for line in build.__globals__["__source__"].splitlines()[2:5]]
     assert spelled[0].startswith("{'type': 'object'")
     assert spelled[1].startswith("{'name': 'small'")
@@ -193,8 +194,8 @@ def test_tools_past_the_node_budget_are_copied_whole(monkeypatch: pytest.MonkeyP
 
 
 def test_node_count_stops_just_past_its_limit() -> None:
-    assert emit_builder.node_count({"a": [1, 2, {"b": None}]}, 100) == 6
-    assert emit_builder.node_count(nested_schema(10_000), 5) == 6
+    assert emit_copies.node_count({"a": [1, 2, {"b": None}]}, 100) == 6
+    assert emit_copies.node_count(nested_schema(10_000), 5) == 6
 
 
 class Label(str):
@@ -208,7 +209,7 @@ def test_values_that_are_no_plain_literal_are_kept_as_they_are() -> None:
     shared = [
         {"nan": nan, "inf": float("-inf"), "huge": huge, "label": label, "zero": -0.0, "flag": True, "none": None}
     ]
-    (copy,) = emit_builder.builder(shared)()
+    (copy,) = emit_copies.builder(shared)()
     assert copy["nan"] is nan
     assert copy["huge"] is huge
     assert copy["label"] is label
@@ -222,7 +223,7 @@ def test_values_that_are_no_plain_literal_are_kept_as_they_are() -> None:
 def test_keys_and_strings_cannot_inject_code() -> None:
     hostile = "'] + __import__('os').getcwd() + ['"
     shared = [{hostile: [hostile, "\n\\", "\x00\u2028"], "x": {"')": "\"'''"}}]
-    copy = emit_builder.builder(shared)()
+    copy = emit_copies.builder(shared)()
     assert json.dumps(copy) == json.dumps(shared)
 
 
@@ -239,7 +240,7 @@ FROM_CACHE = """
 import json, sys
 import toolcall
 import pkg.tools as tools
-from toolcall.toolset import as_toolset
+from toolcall._toolset.toolset import as_toolset
 
 first = toolcall.emit(tools, "anthropic")
 before = json.dumps(first)
@@ -256,7 +257,7 @@ def ids(value):
 
 print(json.dumps({
     "from_cache": [t.cached is not None for t in as_toolset(tools)],
-    "introspected": "toolcall.introspect" in sys.modules,
+    "introspected": "toolcall._introspect" in sys.modules,
     "plain": type(second) is list and all(type(tool) is dict for tool in second),
     "same_text": json.dumps(second) == before,
     "shared_with_first": bool(ids(first) & ids(second)),
@@ -294,17 +295,17 @@ RACE = """
 import json, sys, threading
 sys.setswitchinterval(1e-6)
 import toolcall
-import toolcall.emit_builder
+import toolcall._toolset.emit_copies
 import first_use_fresh as mod
 
 made = []
-original = toolcall.emit_builder.builder
+original = toolcall._toolset.emit_copies.builder
 
 def counting(shared):
     made.append(1)
     return original(shared)
 
-toolcall.emit_builder.builder = counting
+toolcall._toolset.emit_copies.builder = counting
 THREADS = 16
 barrier = threading.Barrier(THREADS)
 results = [None] * THREADS

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 import toolcall
 from toolcall import errors
-from toolcall.result import Err
+from toolcall._dispatch.result import Err
 
 SETTINGS = settings(
     max_examples=60,

@@ -103,7 +103,7 @@ import first_use_tools as mod
 scenario = sys.argv[1]
 THREADS = int(sys.argv[2])
 FORECAST = {"place": {"city": "Oslo"}, "window": {"days": 3, "unit": "celsius"}, "tags": ["a"]}
-LAZY = ("toolcall.dispatch", "toolcall.result", "toolcall.errors", "toolcall.binder")
+LAZY = ("toolcall._toolset.run", "toolcall._dispatch.result", "toolcall.errors", "toolcall._dispatch.binder")
 before = {name: name in sys.modules for name in LAZY}
 
 
@@ -140,7 +140,7 @@ def touch(kind, index):
         return [list(toolset.names), toolcall.emit(toolset, "mcp")]
     if kind == "shared":  # the module's one toolset (internal), built once however many threads use it first
         toolcall.emit(mod, "openai")
-        return id(toolcall.toolset.as_toolset(mod))
+        return id(toolcall._toolset.toolset.as_toolset(mod))
     if kind == "function":
         return [toolcall.emit(mod.forecast, "gemini"), plain(toolcall.run(mod.add, "add", {"a": 1}))]
     raise AssertionError(kind)

@@ -15,9 +15,10 @@ import typing_extensions
 
 import toolcall
 from tests.corpus import introspected
-from toolcall import Injected, Param, ir
-from toolcall.findings import PARAM, TYPE
-from toolcall.ir import JsonValue
+from toolcall import Injected, Param
+from toolcall import _ir as ir
+from toolcall._findings import PARAM, TYPE
+from toolcall._ir import JsonValue
 
 FIX = "mark it Injected (Annotated[T, toolcall.Injected]) or give it a schema"
 T = TypeVar("T")
@@ -111,7 +112,7 @@ def test_provider_schema_must_be_json() -> None:
     try:
         _raises(use, "BadProvider", "JSON-literal dict")
     finally:
-        from toolcall import custom
+        from toolcall._declarations import custom
 
         custom._MODULE_PROVIDERS.pop(__name__, None)
 

@@ -10,8 +10,8 @@ import pytest
 
 import toolcall
 from tests import corpus
-from toolcall import ir
-from toolcall.toolset import as_toolset
+from toolcall import _ir as ir
+from toolcall._toolset.toolset import as_toolset
 
 
 @pytest.mark.parametrize("module_name", corpus.MODULES)

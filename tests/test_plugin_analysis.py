@@ -1,4 +1,4 @@
-"""The mypy plugin's analysis layer (toolcall_mypy.collect/types/source/defaults).
+"""The mypy plugin's analysis layer (toolcall_mypy._analysis.tool/types/source/defaults).
 
 The main check is differential: mypy checks every corpus module (and
 examples/weather.py and tests/analysis_cases) with a tiny test-only plugin
@@ -7,7 +7,7 @@ static IR must equal what runtime introspection builds for the live function,
 and its findings the runtime's, except where this file lists a difference
 that is there by design (docs/static-vs-runtime.md lists the same).
 
-The runtime side is ``toolcall.introspect.introspect`` itself, never a
+The runtime side is ``toolcall._introspect.introspect`` itself, never a
 loaded schema cache: a cache beside a corpus module would have been written
 by the plugin, and the comparison would then compare the plugin with itself.
 
@@ -41,18 +41,18 @@ from mypy.types import Type
 from examples import weather
 from tests import analysis_cases, corpus
 from tests.inprocess_mypy import run_build
-from toolcall import ir
-from toolcall.definition import module_tools
-from toolcall.introspect import introspect
-from toolcall_mypy.collect import Collected, collect_tool
-from toolcall_mypy.source_files import PARSED, ParseCache
-from toolcall_mypy.source_names import Sources
-from toolcall_mypy.types import info_ref
+from toolcall import _ir as ir
+from toolcall._declarations.tool import module_tools
+from toolcall._introspect import introspect
+from toolcall_mypy._analysis.tool import Collected, collect_tool
+from toolcall_mypy._analysis.types import info_ref
+from toolcall_mypy._source.files import PARSED, ParseCache
+from toolcall_mypy._source.names import Sources
 
 ROOT: Final = Path(__file__).resolve().parent.parent
-TOOL: Final = "toolcall.definition.tool"
-TOOL_CALL: Final = "toolcall.definition.ToolDecorator.__call__"
-USE_TYPES: Final = "toolcall.custom.use_types"
+TOOL: Final = "toolcall._declarations.tool.tool"
+TOOL_CALL: Final = "toolcall._declarations.tool.ToolDecorator.__call__"
+USE_TYPES: Final = "toolcall._declarations.custom.use_types"
 
 #: Tools whose static and runtime IR cannot agree by design: (module, tool) -> why.
 #: Keep docs/static-vs-runtime.md in step. None in the corpus today.

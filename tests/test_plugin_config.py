@@ -8,8 +8,8 @@ import pytest
 
 pytest.importorskip("mypy")
 
-from toolcall_mypy import config
-from toolcall_mypy.config import Settings
+from toolcall_mypy import _config as config
+from toolcall_mypy._config import Settings
 
 
 def test_defaults_without_a_config_file_or_section(tmp_path: Path) -> None:

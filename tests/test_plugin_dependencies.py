@@ -27,11 +27,11 @@ from mypy.plugin import FunctionContext, MethodContext, Plugin
 from mypy.types import Type
 
 from tests.inprocess_mypy import run_build
-from toolcall_mypy.collect import Collected, collect_tool
-from toolcall_mypy.source_names import Sources
+from toolcall_mypy._analysis.tool import Collected, collect_tool
+from toolcall_mypy._source.names import Sources
 
-TOOL: Final = "toolcall.definition.tool"
-TOOL_CALL: Final = "toolcall.definition.ToolDecorator.__call__"
+TOOL: Final = "toolcall._declarations.tool.tool"
+TOOL_CALL: Final = "toolcall._declarations.tool.ToolDecorator.__call__"
 
 
 class DependenciesPlugin(Plugin):

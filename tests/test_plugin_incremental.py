@@ -21,12 +21,12 @@ import pytest
 pytest.importorskip("mypy")
 
 from tests.plugin_project import FINISH_HOOK, MYPY, MYPY_TABLE, PYPROJECT, Project, environment, rechecked, wrote
-from toolcall import cache_format
-from toolcall.cache_tables import unpack
+from toolcall._cache import file_format
+from toolcall._cache.tables import unpack
 
 # A mypy run whose plugin token differs, as after a toolcall upgrade.
 BUMPED = (
-    "import toolcall_mypy.tokens as tokens; tokens.TOKEN += ' (upgraded)'; "
+    "import toolcall_mypy._cache.tokens as tokens; tokens.TOKEN += ' (upgraded)'; "
     "from mypy.__main__ import console_entry; console_entry()"
 )
 
@@ -39,7 +39,7 @@ def test_cold_run_writes_the_cache(project: Project, reference: bytes) -> None:
     assert content["module"] == "app.tools"
     assert project.tool_names() == ["get_weather", "convert"]  # declaration order
     source = (project.root / "app" / "tools.py").read_bytes()
-    from toolcall.cache_format import source_record
+    from toolcall._cache.file_format import source_record
 
     assert content["sources"] == {"app.tools": source_record(source)}
     assert not (project.root / "app" / "__toolcall__" / "plain.json").exists()
@@ -47,7 +47,7 @@ def test_cold_run_writes_the_cache(project: Project, reference: bytes) -> None:
     assert text.endswith("}\n")
     written = json.loads(text)
     del written["content_sha256"]
-    assert cache_format.dumps(unpack(written)) == text  # the writer's layout, as it reads back
+    assert file_format.dumps(unpack(written)) == text  # the writer's layout, as it reads back
 
 
 def test_the_runtime_accepts_what_the_plugin_wrote(project: Project) -> None:
@@ -286,7 +286,7 @@ def test_dmypy_picks_up_edits(project: Project, reference: bytes) -> None:
 
 # A mypy run in which tokenizing a source fails: a warm run must not need it.
 NO_TOKENIZE = (
-    "import toolcall.source_digest as digest\n"
+    "import toolcall._cache.freshness as digest\n"
     "def refuse(data):\n"
     "    raise AssertionError('a warm run tokenized a source')\n"
     "digest.tokens_sha256 = refuse\n"

@@ -16,10 +16,11 @@ import pytest
 pytest.importorskip("mypy")
 
 from tests.plugin_project import FINISH_HOOK, PYPROJECT, Project
-from toolcall import cache_format, ir
-from toolcall.cache_tables import unpack
-from toolcall.findings import STRICT, Finding
-from toolcall_mypy import reuse
+from toolcall import _ir as ir
+from toolcall._cache import file_format
+from toolcall._cache.tables import unpack
+from toolcall._findings import STRICT, Finding
+from toolcall_mypy._cache import reuse
 
 _RUNS = count()
 
@@ -38,7 +39,7 @@ def pick(n: Annotated[int, Param(ge=1)]) -> int:
 
 # A mypy run whose renderers look like another toolcall build's.
 OTHER_RENDERER = (
-    "import toolcall_mypy.reuse as reuse; reuse.renderer_digest = lambda: 'another build'; "
+    "import toolcall_mypy._cache.reuse as reuse; reuse.renderer_digest = lambda: 'another build'; "
     "from mypy.__main__ import console_entry; console_entry()"
 )
 
@@ -62,7 +63,7 @@ def reseal(path: Path, change: dict[str, object]) -> None:
     """Rewrite a cache file with top-level fields changed, sealed again as the writer seals it."""
     content = unpack(json.loads(path.read_text(encoding="utf-8")))
     del content["content_sha256"]
-    path.write_text(cache_format.dumps(content | change), encoding="utf-8")
+    path.write_text(file_format.dumps(content | change), encoding="utf-8")
 
 
 def test_current_files_are_kept_as_they_are(project: Project, reference: bytes) -> None:
@@ -78,7 +79,7 @@ def test_current_files_are_kept_as_they_are(project: Project, reference: bytes) 
 
 # A mypy run that says on stderr each time it tokenizes a source.
 COUNT_TOKENIZE = (
-    "import sys, toolcall.source_digest as digest\n"
+    "import sys, toolcall._cache.freshness as digest\n"
     "original = digest.tokens_sha256\n"
     "def counted(data):\n"
     "    print('test: tokenized a source', file=sys.stderr)\n"
@@ -104,7 +105,7 @@ def test_a_cold_run_over_current_files_tokenizes_no_unchanged_source(project: Pr
 
 # A mypy run that says on stderr which tools it analyses.
 COUNT_ANALYSIS = (
-    "import sys, toolcall_mypy.collect as collect\n"
+    "import sys, toolcall_mypy._analysis.tool as collect\n"
     "original = collect.collect_tool\n"
     "def counted(func, **kwargs):\n"
     "    print('test: analysed', func.name, file=sys.stderr)\n"
@@ -240,9 +241,9 @@ def _file(tmp_path: Path, module: str = "app.tools", checked: dict[str, object] 
     recorded = [("t", reuse.Checked(reuse.ir_sha256(tool), (module,), found))]
     block = checked or reuse.checked_block(recorded, {module: "tools.py"}, "a")
     sources = {module: {"sha256": "f" * 64, "tokens": None}}
-    content = cache_format.module_content(module, sources, [cache_format.tool_entry(tool, [module])], block)
+    content = file_format.module_content(module, sources, [file_format.tool_entry(tool, [module])], block)
     path = tmp_path / "tools.json"
-    path.write_text(cache_format.dumps(content), encoding="utf-8")
+    path.write_text(file_format.dumps(content), encoding="utf-8")
     return path
 
 
@@ -255,12 +256,12 @@ def test_a_record_reads_back_as_written(tmp_path: Path) -> None:
     assert previous.findings("t", reuse.ir_sha256(tool)) == (Finding(STRICT, "lost", "t", "x", ("a", 1)),)
     assert previous.findings("t", "0" * 64) is None  # another IR
     assert previous.findings("u", reuse.ir_sha256(tool)) is None  # another tool
-    assert previous.entry("t") == cache_format.tool_entry(tool, ["app.tools"])
+    assert previous.entry("t") == file_format.tool_entry(tool, ["app.tools"])
 
 
 def test_a_released_record_reads_its_entries_again_only_from_the_same_file(tmp_path: Path) -> None:
     path = _file(tmp_path)
-    for edited, expected in ((False, cache_format.tool_entry(TOOL, ["app.tools"])), (True, None)):
+    for edited, expected in ((False, file_format.tool_entry(TOOL, ["app.tools"])), (True, None)):
         previous = reuse.previous_of(path.read_bytes(), "app.tools")
         assert previous is not None
         previous.release(path)
@@ -290,7 +291,7 @@ def test_a_record_of_another_module_or_format_is_not_reused(tmp_path: Path) -> N
     assert reuse.read_previous(_file(tmp_path), "app.tools") is not None
     assert reuse.read_previous(_file(tmp_path, module="app.other"), "app.tools") is None
     path = _file(tmp_path)
-    reseal(path, {"format": cache_format.CACHE_FORMAT + 1})
+    reseal(path, {"format": file_format.CACHE_FORMAT + 1})
     assert reuse.read_previous(path, "app.tools") is None
     assert reuse.read_previous(tmp_path / "missing.json", "app.tools") is None
 
@@ -306,7 +307,7 @@ def test_the_ir_digest_tells_apart_what_the_ir_json_tells_apart() -> None:
 # mypy in this process, then whether the plugin imported the renderers.
 RENDERERS_IMPORTED = (
     "import sys; from mypy import api; api.run(sys.argv[1:]); "
-    "print('renderers imported:', 'toolcall.render' in sys.modules)"
+    "print('renderers imported:', 'toolcall._render' in sys.modules)"
 )
 
 

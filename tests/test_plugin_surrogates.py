@@ -1,10 +1,10 @@
-"""Lone surrogates in the strings the plugin reads (``toolcall_mypy.surrogates``).
+"""Lone surrogates in the strings the plugin reads (``toolcall_mypy._source.surrogates``).
 
 Python keeps a lone surrogate written as an escape (``"\\udcff"``); mypy's
 native parser (the default from mypy 2.4) gives U+FFFD for it in every
 string it parses. The plugin must serve the value written or report the
 tool, never another value: each case runs mypy with a test plugin that
-reads the decorator as the hooks do (``toolcall_mypy.decorator``) and calls
+reads the decorator as the hooks do (``toolcall_mypy._analysis.decorator``) and calls
 ``collect_tool``, and compares the IR with runtime introspection of the
 same module, or checks the report. A genuine U+FFFD written in the source
 must stay accepted, so each case mixes one in.
@@ -33,13 +33,13 @@ from mypy.plugin import FunctionContext, MethodContext, Plugin
 from mypy.types import Type
 
 from tests.inprocess_mypy import run_build
-from toolcall import ir
-from toolcall.definition import module_tools
-from toolcall.introspect import introspect
-from toolcall_mypy.collect import Collected, collect_tool
-from toolcall_mypy.decorator import TOOL, Arguments, bare_tool, tool_call
+from toolcall import _ir as ir
+from toolcall._declarations.tool import module_tools
+from toolcall._introspect import introspect
+from toolcall_mypy._analysis.decorator import TOOL, Arguments, bare_tool, tool_call
+from toolcall_mypy._analysis.tool import Collected, collect_tool
 
-TOOL_CALL: Final = "toolcall.definition.ToolDecorator.__call__"
+TOOL_CALL: Final = "toolcall._declarations.tool.ToolDecorator.__call__"
 #: mypy's parsers: its native one (mypy 2.x), which replaces lone surrogates, and the one on Python's ast.
 PARSERS: Final = ["native", "python"] if hasattr(Options(), "native_parser") else ["python"]
 REPORTED: Final = "which mypy's parser also gives for a lone surrogate such as \\udcff"
@@ -62,7 +62,7 @@ class Found:
 
 
 class SurrogatePlugin(Plugin):
-    """Reads each ``@toolcall.tool`` as ``toolcall_mypy.hooks`` does; results by (module, function name)."""
+    """Reads each ``@toolcall.tool`` as ``toolcall_mypy._hooks`` does; results by (module, function name)."""
 
     def __init__(self, options: Options) -> None:
         super().__init__(options)

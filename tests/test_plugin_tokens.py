@@ -1,4 +1,4 @@
-"""Each tool module's token for mypy's cache (``toolcall_mypy.tokens``), remembered across runs.
+"""Each tool module's token for mypy's cache (``toolcall_mypy._cache.tokens``), remembered across runs.
 
 A warm run must not read every cache file: the token of a module whose cache
 file and source files have not moved comes from the tokens file in mypy's
@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from toolcall import cache_format
-from toolcall_mypy import tokens
-from toolcall_mypy.cache_files import cache_file
-from toolcall_mypy.tokens import TOKEN, Tokens
+from toolcall._cache import file_format
+from toolcall_mypy._cache import tokens
+from toolcall_mypy._cache.files import cache_file
+from toolcall_mypy._cache.tokens import TOKEN, Tokens
 
 TOOLS_SOURCE = "def f(x: int) -> int:\n    return x\n"
 TYPES_SOURCE = "class Item:\n    '''An item.'''\n"
@@ -35,11 +35,11 @@ def write_module(root: Path, name: str = "tools") -> str:
     if not types_.exists():
         types_.write_text(TYPES_SOURCE)
     sources = {
-        f"pkg.{name}": cache_format.source_record((package / f"{name}.py").read_bytes()),
-        "pkg.types_": cache_format.source_record(types_.read_bytes()),
+        f"pkg.{name}": file_format.source_record((package / f"{name}.py").read_bytes()),
+        "pkg.types_": file_format.source_record(types_.read_bytes()),
     }
     checked = {"files": {f"pkg.{name}": f"{name}.py", "pkg.types_": "types_.py"}, "tools": []}
-    text = cache_format.dumps(cache_format.module_content(f"pkg.{name}", sources, [], checked))
+    text = file_format.dumps(file_format.module_content(f"pkg.{name}", sources, [], checked))
     target = Path(cache_file(str(package / f"{name}.py")))
     target.parent.mkdir(exist_ok=True)
     target.write_text(text)
@@ -47,7 +47,7 @@ def write_module(root: Path, name: str = "tools") -> str:
 
 
 def seal(path: str) -> str:
-    head = cache_format.sealed_head(Path(cache_file(path)).read_bytes())
+    head = file_format.sealed_head(Path(cache_file(path)).read_bytes())
     assert head is not None
     return str(head["content_sha256"])
 
@@ -278,6 +278,6 @@ def test_a_remembered_answer_of_the_wrong_shape_is_worked_out_again(tmp_path: Pa
     ],
 )
 def test_installed_files_are_never_ours(path: str, expected: bool) -> None:
-    from toolcall_mypy.cache_files import installed
+    from toolcall_mypy._cache.files import installed
 
     assert installed(path) is expected

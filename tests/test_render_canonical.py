@@ -10,8 +10,9 @@ import pytest
 
 from tests import render_samples as s
 from tests.provider_rules import assert_valid
-from toolcall import ir, wire
-from toolcall.render import parameters_schema
+from toolcall import _ir as ir
+from toolcall._render import parameters_schema
+from toolcall._wire import patterns
 
 P = ir.Primitive
 
@@ -63,9 +64,9 @@ def test_the_weather_tool_matches_the_spec_example() -> None:
         ("time", {"type": "string", "format": "time"}),
         ("timedelta", {"type": "string", "format": "duration"}),
         ("uuid", {"type": "string", "format": "uuid"}),
-        ("decimal", {"type": "string", "pattern": wire.DECIMAL_PATTERN}),
+        ("decimal", {"type": "string", "pattern": patterns.DECIMAL_PATTERN}),
         ("path", {"type": "string"}),
-        ("string_integer", {"type": "string", "pattern": wire.STRING_INTEGER_PATTERN}),
+        ("string_integer", {"type": "string", "pattern": patterns.STRING_INTEGER_PATTERN}),
     ],
 )
 def test_primitives(name: str, expected: dict[str, Any]) -> None:
@@ -157,7 +158,7 @@ def test_constraints_a_type_cannot_carry_become_description_text() -> None:
     schema = parameters_schema(s.CONSTRAINED)["properties"]
     assert "minimum" not in schema["big"]
     assert schema["big"]["description"] == f"Between 1 and {10**30}."
-    assert schema["price"]["pattern"] == wire.DECIMAL_PATTERN  # a second pattern cannot share the schema
+    assert schema["price"]["pattern"] == patterns.DECIMAL_PATTERN  # a second pattern cannot share the schema
     assert schema["price"]["description"] == "Matching the regular expression ^[0-9]+$."
     described = prop(s.constrained(P("string_integer"), ge=1, le=7), description="how many")
     assert described["description"] == "how many. Between 1 and 7."

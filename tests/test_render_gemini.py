@@ -11,9 +11,9 @@ import pytest
 
 from tests import render_samples as s
 from tests.provider_rules import assert_valid
-from toolcall import ir
-from toolcall.findings import Finding
-from toolcall.render import check_request, render_tool
+from toolcall import _ir as ir
+from toolcall._findings import Finding
+from toolcall._render import check_request, render_tool
 
 P = ir.Primitive
 

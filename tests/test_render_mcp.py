@@ -8,8 +8,8 @@ import pytest
 
 from tests import render_samples as s
 from tests.provider_rules import assert_valid
-from toolcall import ir
-from toolcall.render import parameters_schema, render_tool
+from toolcall import _ir as ir
+from toolcall._render import parameters_schema, render_tool
 
 P = ir.Primitive
 

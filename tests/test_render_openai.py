@@ -9,8 +9,8 @@ import pytest
 
 from tests import render_samples as s
 from tests.provider_rules import assert_valid
-from toolcall import ir
-from toolcall.render import PROVIDERS, Rendered, check_request, parameters_schema, render_tool
+from toolcall import _ir as ir
+from toolcall._render import PROVIDERS, Rendered, check_request, parameters_schema, render_tool
 
 
 def function(tool: ir.Tool, strict: bool = False) -> dict[str, Any]:

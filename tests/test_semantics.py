@@ -34,7 +34,7 @@ import toolcall
 from tests import semantics_samples as s
 from tests.corpus import MODULES, injected, scalars
 from toolcall import ToolcallWarning
-from toolcall.definition import definition_of
+from toolcall._declarations.tool import definition_of
 
 FORMAT_CHECKER = Draft202012Validator.FORMAT_CHECKER
 # Where jsonschema gets each checker from, for the skip reason.

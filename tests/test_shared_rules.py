@@ -14,10 +14,14 @@ from typing import Any
 
 import pytest
 
-from toolcall import TypeProvider, ir, messages
-from toolcall.annotated import ANNOTATED_TYPES, NO_METADATA, ConstraintsUnfit, MetadataMerge, constrain
-from toolcall.custom_schemas import NONE_ARGUMENT, provider_coerces, schema_text
-from toolcall.descriptions import (
+from toolcall import TypeProvider
+from toolcall import _ir as ir
+from toolcall._declarations.params import Param
+from toolcall._findings import PARAM, TYPE, Finding
+from toolcall._rules import messages
+from toolcall._rules.annotated import ANNOTATED_TYPES, NO_METADATA, ConstraintsUnfit, MetadataMerge, constrain
+from toolcall._rules.custom_schemas import NONE_ARGUMENT, provider_coerces, schema_text
+from toolcall._rules.descriptions import (
     class_description,
     field_description,
     parameter_description,
@@ -25,11 +29,9 @@ from toolcall.descriptions import (
     tool_description,
     type_description,
 )
-from toolcall.findings import PARAM, TYPE, Finding
-from toolcall.folding import fold, fold_defs
-from toolcall.json_literals import is_json, is_json_scalar
-from toolcall.params import Param
-from toolcall.tool_rules import (
+from toolcall._rules.folding import fold, fold_defs
+from toolcall._rules.json_literals import is_json, is_json_scalar
+from toolcall._rules.tool_rules import (
     assemble_tool,
     claimed,
     injected_parameter,
@@ -37,7 +39,7 @@ from toolcall.tool_rules import (
     stray_entries,
     unannotated_parameter,
 )
-from toolcall.type_rules import (
+from toolcall._rules.type_rules import (
     ARRAY_CLASSES,
     MAP_CLASSES,
     MAX_DEPTH,
@@ -50,14 +52,14 @@ from toolcall.type_rules import (
 STR, INT, FLOAT, NONE = ir.Primitive("str"), ir.Primitive("int"), ir.Primitive("float"), ir.Primitive("none")
 WIRE_INT = ir.Primitive("string_integer")
 SHARED = (
-    "toolcall.annotated",
-    "toolcall.custom_schemas",
-    "toolcall.descriptions",
-    "toolcall.folding",
-    "toolcall.json_literals",
-    "toolcall.messages",
-    "toolcall.tool_rules",
-    "toolcall.type_rules",
+    "toolcall._rules.annotated",
+    "toolcall._rules.custom_schemas",
+    "toolcall._rules.descriptions",
+    "toolcall._rules.folding",
+    "toolcall._rules.json_literals",
+    "toolcall._rules.messages",
+    "toolcall._rules.tool_rules",
+    "toolcall._rules.type_rules",
 )
 
 
@@ -65,7 +67,7 @@ def test_shared_modules_import_neither_front_end() -> None:
     code = (
         "import sys\n"
         f"for name in {SHARED!r}: __import__(name)\n"
-        "print(sorted(m for m in sys.modules if m.startswith(('toolcall.introspect', 'toolcall_mypy', 'mypy'))))"
+        "print(sorted(m for m in sys.modules if m.startswith(('toolcall._introspect', 'toolcall_mypy', 'mypy'))))"
     )
     found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert found.stdout.strip() == "[]"
@@ -112,7 +114,7 @@ def test_container_tables_name_the_runtime_classes() -> None:
 
     import typing_extensions as te
 
-    from toolcall.custom import resolve_ref
+    from toolcall._declarations.custom import resolve_ref
 
     def live(fullname: str) -> Any:
         found = resolve_ref(":".join(fullname.rsplit(".", 1)))

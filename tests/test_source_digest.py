@@ -1,4 +1,4 @@
-"""toolcall.source_digest: a token digest that ignores layout, sees every code change, and agrees across Pythons.
+"""toolcall._cache.freshness: a token digest that ignores layout, sees every code change, and agrees across Pythons.
 
 The schema cache is written by the mypy plugin on one Python and checked at
 run time on another, so one fixture is digested by every Python 3.10 to 3.13
@@ -19,8 +19,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from toolcall import source_digest as source_digest_module
-from toolcall.source_digest import SourceDigest, bytes_sha256, source_digest, tokens_sha256, unchanged
+from toolcall._cache import freshness as source_digest_module
+from toolcall._cache.freshness import SourceDigest, bytes_sha256, source_digest, tokens_sha256, unchanged
 
 ROOT = Path(__file__).resolve().parents[1]
 VERSIONS = ("3.10", "3.11", "3.12", "3.13")

@@ -9,9 +9,9 @@ import pytest
 
 from tests import render_samples as s
 from tests.provider_rules import assert_valid
-from toolcall import ir
-from toolcall.findings import Finding
-from toolcall.render import Rendered, render_tool
+from toolcall import _ir as ir
+from toolcall._findings import Finding
+from toolcall._render import Rendered, render_tool
 
 P = ir.Primitive
 

@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 import toolcall
 import toolcall.anthropic
 from tests import adapter_tools
-from toolcall import json_decode
-from toolcall.return_values import NotJSON, plain
-from toolcall.tool_calls import outcome, text_reply
+from toolcall._tool_calls import outcome, text_reply
+from toolcall._wire import json_decode
+from toolcall._wire.return_values import NotJSON, plain
 
 REPORT_TEXT = json.dumps(
     {

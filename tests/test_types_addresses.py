@@ -2,7 +2,7 @@
 
 They take the path every string-with-format primitive takes (``uuid.UUID``,
 ``datetime.date``): a row of ``ir.PRIMITIVE_CLASSES``, a ``wire`` format, a
-coercer in ``toolcall.scalars``. The schema text is compared as ``json.dumps``
+coercer in ``toolcall._wire.scalars``. The schema text is compared as ``json.dumps``
 (no ``sort_keys``: dict order counts) for every provider variant.
 """
 
@@ -18,10 +18,11 @@ import pytest
 import toolcall
 from tests.corpus import dates, introspected
 from tests.corpus import defaults as corpus_defaults
-from toolcall import Err, Ok, ir
+from toolcall import Err, Ok
+from toolcall import _ir as ir
+from toolcall._findings import DEFAULT, STRICT
+from toolcall._render import render_tool
 from toolcall.errors import InvalidArgument
-from toolcall.findings import DEFAULT, STRICT
-from toolcall.render import render_tool
 
 IPV4, IPV6, NONE = ir.Primitive("ipv4"), ir.Primitive("ipv6"), ir.Primitive("none")
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.corpus import aliases, introspected
-from toolcall import ir
+from toolcall import _ir as ir
 
 
 def test_aliases_resolve_inline() -> None:

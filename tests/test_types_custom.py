@@ -5,7 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from tests.corpus import custom, introspected
-from toolcall import ir
+from toolcall import _ir as ir
 
 
 def test_self_described_class() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.corpus import dataclasses_, introspected
-from toolcall import ir
+from toolcall import _ir as ir
 
 STR, INT, FLOAT, NONE = ir.Primitive("str"), ir.Primitive("int"), ir.Primitive("float"), ir.Primitive("none")
 LINE_ITEM = ir.ObjectType(

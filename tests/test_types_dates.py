@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.corpus import dates, introspected
-from toolcall import ir
+from toolcall import _ir as ir
 
 
 def test_date_family_uses_exact_classes() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.corpus import docstyles, introspected
-from toolcall.findings import PARAM
+from toolcall._findings import PARAM
 
 
 @pytest.mark.parametrize("fn", [docstyles.google_style, docstyles.numpy_style, docstyles.sphinx_style])

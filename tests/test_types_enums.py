@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.corpus import enums, introspected
-from toolcall import ir
+from toolcall import _ir as ir
 
 
 def test_str_enum_with_member_default() -> None:

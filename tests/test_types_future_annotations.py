@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.corpus import future_annotations, introspected
-from toolcall import ir
+from toolcall import _ir as ir
 
 
 def test_forward_references_resolve_on_first_use() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.corpus import injected, introspected
-from toolcall import ir
+from toolcall import _ir as ir
 
 
 def test_injected_parameters_are_marked_and_not_walked() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.corpus import introspected, literals
-from toolcall import ir
+from toolcall import _ir as ir
 
 
 def test_literals_flatten_and_keep_order() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.corpus import introspected, namedtuples
-from toolcall import ir
+from toolcall import _ir as ir
 
 FLOAT, INT, STR = ir.Primitive("float"), ir.Primitive("int"), ir.Primitive("str")
 

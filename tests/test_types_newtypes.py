@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.corpus import introspected, newtypes
-from toolcall import ir
+from toolcall import _ir as ir
 
 
 def test_newtype_chains() -> None:

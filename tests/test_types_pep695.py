@@ -8,7 +8,7 @@ import pytest
 
 from tests import corpus
 from tests.corpus import introspected
-from toolcall import ir
+from toolcall import _ir as ir
 
 if "tests.corpus.pep695" not in corpus.MODULES:
     pytest.skip("PEP 695 syntax needs Python 3.12", allow_module_level=True)

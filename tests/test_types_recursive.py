@@ -8,7 +8,7 @@ from typing_extensions import TypeAliasType
 
 import toolcall
 from tests.corpus import introspected, recursive
-from toolcall import ir
+from toolcall import _ir as ir
 
 # Not in the corpus: mypy cannot resolve a recursive TypeAliasType call.
 Nested = TypeAliasType("Nested", Union[int, list["Nested"]])  # type: ignore[misc]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.corpus import introspected, scalars
-from toolcall import ir
+from toolcall import _ir as ir
 
 STR, INT, FLOAT, BOOL, NONE = (ir.Primitive(n) for n in ("str", "int", "float", "bool", "none"))
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.corpus import introspected, typeddicts
-from toolcall import ir
+from toolcall import _ir as ir
 
 STR = ir.Primitive("str")
 ADDRESS = ir.ObjectType(

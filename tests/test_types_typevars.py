@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from tests.corpus import introspected, typevars
-from toolcall import ir
-from toolcall.findings import TYPE
+from toolcall import _ir as ir
+from toolcall._findings import TYPE
 
 
 def test_constrained_typevar_is_a_union() -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from tests.corpus import introspected, unions
-from toolcall import ir
+from toolcall import _ir as ir
 
 INT, STR, NONE = ir.Primitive("int"), ir.Primitive("str"), ir.Primitive("none")
 

@@ -32,7 +32,7 @@ def test_mypy_sees_exact_signatures() -> None:
     assert 'Revealed type is "def (city: str, days: int =) -> dict[str, object]"' in out
     assert 'Revealed type is "def (str, *, limit: int =) -> list[str]"' in out
     assert "Coroutine[Any, Any, bytes]" in out
-    assert 'Revealed type is "toolcall.definition.ToolDecorator"' in out
+    assert 'Revealed type is "toolcall._declarations.tool.ToolDecorator"' in out
     assert f'decorated.py:{_line("get_weather(1)")}: error: Argument 1 to "get_weather"' in out
     assert f'decorated.py:{_line("search(")}: error: Argument "limit" to "search"' in out
     assert out.count(": error:") == 2, out

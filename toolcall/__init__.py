@@ -6,26 +6,26 @@ renders their definitions for a provider. See the README and ``docs/``.
 
 from __future__ import annotations
 
-from toolcall.custom import TypeProvider, use_types
-from toolcall.definition import ToolDecorator, tool
-from toolcall.emit import describe, emit, tool_names
-from toolcall.params import Injected, Param
-from toolcall.toolset import Toolset
-from toolcall.warning import ToolcallWarning
+from toolcall._declarations.custom import TypeProvider, use_types
+from toolcall._declarations.params import Injected, Param
+from toolcall._declarations.tool import ToolDecorator, tool
+from toolcall._toolset.emit import describe, emit, tool_names
+from toolcall._toolset.toolset import Toolset
+from toolcall._warning import ToolcallWarning
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     from toolcall import errors
-    from toolcall.dispatch import arun, run
-    from toolcall.result import Err, Ok
+    from toolcall._dispatch.result import Err, Ok
+    from toolcall._toolset.run import arun, run
 
 # Dispatch loads on first use, so ``import toolcall`` stays light. Each lazy
 # name → the module that holds it (``errors`` is that module itself).
 _LAZY = {
-    "run": "toolcall.dispatch",
-    "arun": "toolcall.dispatch",
-    "Ok": "toolcall.result",
-    "Err": "toolcall.result",
+    "run": "toolcall._toolset.run",
+    "arun": "toolcall._toolset.run",
+    "Ok": "toolcall._dispatch.result",
+    "Err": "toolcall._dispatch.result",
     "errors": "toolcall.errors",
 }
 
@@ -41,8 +41,8 @@ def __getattr__(name: str) -> object:
     import importlib
     import sys
 
-    # ``toolcall.dispatch`` imports the other two, so loading it binds every name.
-    homes = (home, "toolcall.result", "toolcall.errors") if home == "toolcall.dispatch" else (home,)
+    # ``toolcall._toolset.run`` imports the other two, so loading it binds every name.
+    homes = (home, "toolcall._dispatch.result", "toolcall.errors") if home == "toolcall._toolset.run" else (home,)
     namespace = globals()
     for module_name in homes:
         module = importlib.import_module(module_name)

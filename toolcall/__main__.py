@@ -9,7 +9,7 @@ __all__ = ["main"]
 
 def main() -> None:
     """The console script's entry point: run the command line and exit with its status."""
-    from toolcall.cli import main as run
+    from toolcall._cli import main as run
 
     sys.exit(run())
 

@@ -18,13 +18,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolcall.tool_calls import aoutcomes, field, outcome, text_reply
+from toolcall._tool_calls import aoutcomes, field, outcome, text_reply
 
 if TYPE_CHECKING:
     from anthropic.types import MessageParam, ToolResultBlockParam
 
-    from toolcall.result import Err, Ok
-    from toolcall.toolset import Source
+    from toolcall._dispatch.result import Err, Ok
+    from toolcall._toolset.toolset import Source
 
 __all__ = ["atool_results", "tool_results"]
 

@@ -19,13 +19,13 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolcall.tool_calls import aoutcomes, data_reply, field, outcome
+from toolcall._tool_calls import aoutcomes, data_reply, field, outcome
 
 if TYPE_CHECKING:
     from google.genai.types import PartDict
 
-    from toolcall.result import Err, Ok
-    from toolcall.toolset import Source
+    from toolcall._dispatch.result import Err, Ok
+    from toolcall._toolset.toolset import Source
 
 __all__ = ["afunction_responses", "function_responses"]
 

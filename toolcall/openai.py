@@ -23,14 +23,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolcall.tool_calls import aoutcomes, field, outcome, text_reply
+from toolcall._tool_calls import aoutcomes, field, outcome, text_reply
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionToolMessageParam
     from openai.types.responses.response_input_param import FunctionCallOutput
 
-    from toolcall.result import Err, Ok
-    from toolcall.toolset import Source
+    from toolcall._dispatch.result import Err, Ok
+    from toolcall._toolset.toolset import Source
 
 __all__ = ["afunction_call_outputs", "atool_messages", "function_call_outputs", "tool_messages"]
 

@@ -39,6 +39,6 @@ def plugin(version: str) -> type[Plugin]:
             f"toolcall_mypy supports mypy >=1.15,<3, not {version}: install a supported mypy "
             f"(pip install 'toolcall[mypy]'), or set {ANY_VERSION_VARIABLE}=1 to try this one anyway"
         )
-    from toolcall_mypy.hooks import ToolcallPlugin
+    from toolcall_mypy._hooks import ToolcallPlugin
 
     return ToolcallPlugin

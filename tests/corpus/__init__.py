@@ -40,9 +40,9 @@ MODULES: list[str] = [f"{__name__}.{family}" for family in _FAMILIES]
 
 
 def introspected(fn: object) -> Any:
-    """``toolcall.introspect.introspect`` of a tool function (the tests' shortcut)."""
-    from toolcall.definition import definition_of
-    from toolcall.introspect import introspect
+    """``toolcall._introspect.introspect`` of a tool function (the tests' shortcut)."""
+    from toolcall._declarations.tool import definition_of
+    from toolcall._introspect import introspect
 
     definition = definition_of(fn)
     assert definition is not None, f"{fn!r} is not a @tool"

@@ -6,7 +6,7 @@ from fractions import Fraction
 from typing import Any
 
 import toolcall
-from toolcall.ir import JsonValue
+from toolcall._ir import JsonValue
 
 
 class Color:

@@ -1,0 +1,350 @@
+"""The runtime side of the schema cache: find a tool's entry, serve it only while it is current.
+
+On a tool module's first use, its cache file (``toolcall._cache.file_format``) is
+read once, through ``importlib.resources`` so it works from a wheel or a
+zip. Before anything from it is served, the file must be a regular file of
+bounded size, UTF-8, sealed (``content_sha256`` matches its text: a hand
+edit voids it), of this format and IR version, and of the right shape in
+every part (``toolcall._cache.shapes``). Then an entry is served while
+every source module it names is unchanged (``toolcall._cache.freshness``:
+the recorded byte digest, else the layout-free token digest, so a comment
+keeps it current) and its signature fingerprint matches the live function.
+
+Anything else is not served and never raises but in ``require`` mode: a
+missing file is the dev loop and is introspected quietly (but under
+``python -OO``, where descriptions are lost); a stale, corrupt or tampered
+file, or a tool the plugin could not describe, is introspected with one
+``ToolcallWarning`` per process (``toolcall._cache.report``).
+
+``TOOLCALL_CACHE`` changes this: ``require`` raises ``RuntimeError`` where
+an entry cannot be served (production, where introspection is a
+deployment mistake); ``off`` ignores caches.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+import threading
+from pathlib import Path
+from types import CodeType
+from typing import TYPE_CHECKING, Any, Final
+
+from toolcall._cache import file_format, report
+from toolcall._cache.report import Problem
+from toolcall._cache.shapes import CachedEntry, CacheProblem, SourceRecord, check_entries, check_sources
+from toolcall._cache.tables import unpack
+
+if TYPE_CHECKING:
+    from toolcall import _ir as ir
+    from toolcall._declarations.tool import ToolDefinition
+
+__all__ = ["MAX_FILE_BYTES", "cache_entry", "cached_definition", "import_refs", "live_fingerprint"]
+
+_MODES: Final = ("auto", "require", "off")
+_CO_VARKEYWORDS: Final = 0x08
+#: A cache file larger than this is refused as corrupt (a real one is a few KB per tool).
+MAX_FILE_BYTES: Final = 64 * 1024 * 1024
+
+
+class _ModuleCache:
+    """A module's cache file as read: its entries and the source modules changed since, or why it is unusable."""
+
+    __slots__ = ("changed", "entries", "problem")
+
+    def __init__(
+        self,
+        entries: dict[str, CachedEntry] | None = None,
+        changed: frozenset[str] = frozenset(),
+        problem: Problem | None = None,
+    ) -> None:
+        self.entries = entries or {}
+        self.changed = changed
+        self.problem = problem
+
+
+_MODULES: dict[str, _ModuleCache] = {}
+# (source module, its record) -> unchanged since then; per record, as two files may record two states of one module
+_SOURCES: dict[tuple[str, SourceRecord], bool] = {}
+_LOCK = threading.RLock()
+
+
+def cache_entry(definition: ToolDefinition) -> CachedEntry | None:
+    """The current cache entry of a tool, or ``None`` to introspect it (``RuntimeError`` under ``require``)."""
+    mode = _mode()
+    if mode == "off" or "<locals>" in definition.qualname:
+        return None  # a tool made inside a function is never in a module's cache
+    found, problem = _entry(definition)
+    if found is not None:
+        return found
+    assert problem is not None
+    if mode == "require":
+        raise RuntimeError(f"TOOLCALL_CACHE=require: tool {definition.name!r} of {definition.module!r}: {problem.text}")
+    if problem.kind != "missing" or sys.flags.optimize >= 2:  # a missing file is the dev loop, but -OO loses text
+        report.warn_once(definition.module, problem, _problems_of_others)
+    return None
+
+
+def _mode() -> str:
+    mode = os.environ.get("TOOLCALL_CACHE", "auto").strip().lower() or "auto"
+    if mode not in _MODES:
+        raise RuntimeError(f"TOOLCALL_CACHE={mode!r}: use one of {', '.join(_MODES)}")
+    return mode
+
+
+def _entry(definition: ToolDefinition) -> tuple[CachedEntry | None, Problem | None]:
+    """The tool's entry when it can be served, else why not."""
+    module = _module_cache(definition.module)
+    if module.problem is not None:
+        return None, module.problem
+    entry = module.entries.get(definition.qualname)
+    if entry is None:
+        return None, Problem("stale", f"the schema cache has no entry for tool {definition.name!r}")
+    if entry.refused is not None:
+        text = f"the mypy plugin could not describe tool {definition.name!r} ({entry.refused})"
+        return None, Problem("refused", text)
+    if entry.name != definition.name or entry.fingerprint != live_fingerprint(definition):
+        return None, Problem("stale", f"the signature of tool {definition.name!r} changed")
+    changed = sorted(module.changed.intersection(entry.sources))
+    if changed:
+        return None, Problem("stale", f"{', '.join(changed)} changed", tuple(changed))
+    return entry, None
+
+
+def _problems_of_others() -> dict[str, Problem]:
+    """The first problem of every other module with tools loaded so far, for one warning naming them all."""
+    from toolcall._declarations.tool import module_tools, tool_modules
+
+    found: dict[str, Problem] = {}
+    for name in tool_modules():
+        for definition in module_tools(name):
+            if "<locals>" in definition.qualname:
+                continue
+            problem = _entry(definition)[1]
+            if problem is not None and (problem.kind != "missing" or sys.flags.optimize >= 2):
+                found.setdefault(name, problem)
+    return found
+
+
+def _module_cache(name: str) -> _ModuleCache:
+    found = _MODULES.get(name)
+    if found is None:
+        with _LOCK:
+            found = _MODULES.get(name)
+            if found is None:
+                found = _MODULES[name] = _read_module_cache(name)
+    return found
+
+
+def _read_module_cache(name: str) -> _ModuleCache:
+    module = sys.modules.get(name)
+    spec = getattr(module, "__spec__", None)
+    origin = getattr(spec, "origin", None)
+    missing = _ModuleCache(problem=Problem("missing", f"no schema cache for module {name!r}"))
+    if not isinstance(origin, str) or not origin.endswith(".py"):
+        return missing
+    try:
+        data = _read_resource(name, spec, Path(origin))
+        return missing if data is None else _parsed(data, name)
+    except CacheProblem as problem:
+        return _ModuleCache(problem=Problem("corrupt", f"its schema cache is unusable: {problem}"))
+
+
+def _read_resource(name: str, spec: Any, origin: Path) -> bytes | None:
+    """The cache file's bytes, found next to the module (also inside a wheel or zip); ``None``: there is none."""
+    from importlib import resources
+
+    stem = origin.stem
+    package = name if stem == "__init__" else (spec.parent or None)
+    try:
+        if package:
+            target: Any = resources.files(package).joinpath(file_format.CACHE_DIR).joinpath(f"{stem}.json")
+        else:
+            target = file_format.cache_path(origin)  # a top-level module: its own directory
+        if isinstance(target, Path):
+            return _read_file(target)
+        if not target.is_file():
+            return None
+        data: bytes = target.read_bytes()
+    except CacheProblem:
+        raise
+    except (OSError, ValueError, ModuleNotFoundError, TypeError) as exc:
+        raise CacheProblem(f"it cannot be read ({type(exc).__name__})") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise CacheProblem(f"it is larger than {MAX_FILE_BYTES} bytes")
+    return data
+
+
+def _read_file(path: Path) -> bytes | None:
+    """A cache file on disk: only a regular file (a symlink to ``/dev/zero`` is not), of bounded size."""
+    try:
+        status = os.stat(path)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise CacheProblem(f"it cannot be read ({type(exc).__name__})") from None
+    if not stat.S_ISREG(status.st_mode):
+        raise CacheProblem("it is not a regular file")
+    if status.st_size > MAX_FILE_BYTES:
+        raise CacheProblem(f"it is larger than {MAX_FILE_BYTES} bytes")
+    with open(path, "rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise CacheProblem(f"it is larger than {MAX_FILE_BYTES} bytes")
+    return data
+
+
+def _parsed(data: bytes, name: str) -> _ModuleCache:
+    """The checked content of a cache file's bytes; ``CacheProblem`` where it cannot be trusted."""
+    from toolcall import _ir as ir
+
+    content = _json(data)
+    if content.get("format") != file_format.CACHE_FORMAT or content.get("ir") != ir.SCHEMA_VERSION:
+        return _ModuleCache(problem=Problem("stale", "its schema cache was written by another toolcall version"))
+    if not file_format.seal_holds(data):
+        raise CacheProblem("its seal (content_sha256) does not match its content: it was edited after mypy wrote it")
+    if content.get("module") != name:
+        raise CacheProblem(f"it belongs to module {str(content.get('module'))[:80]!r}")
+    content = unpack(content)
+    sources = check_sources(content)
+    entries = check_entries(content, name, sources)
+    changed = frozenset(module for module, record in sources.items() if not _source_current(module, record))
+    return _ModuleCache({entry.qualname: entry for entry in entries}, changed)
+
+
+def _json(data: bytes) -> dict[str, Any]:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise CacheProblem(f"it is not UTF-8 (byte {exc.start})") from None
+    try:
+        content = json.loads(text, parse_constant=_refuse_constant)
+    except RecursionError:
+        raise CacheProblem("it is nested too deeply") from None
+    except ValueError as exc:
+        raise CacheProblem(f"it is not JSON ({str(exc)[:120]})") from None
+    if not isinstance(content, dict):
+        raise CacheProblem("it is not a JSON object")
+    return content
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+def _source_current(module: str, record: SourceRecord) -> bool:
+    """Whether a source module is as ``record`` says (read once per process and record)."""
+    key = (module, record)
+    found = _SOURCES.get(key)
+    if found is None:
+        from toolcall._cache.freshness import unchanged
+
+        data = _source_bytes(module)
+        found = True if data is None else data != b"" and unchanged(data, record.sha256, record.tokens)
+        _SOURCES[key] = found
+    return found
+
+
+def _source_bytes(module: str) -> bytes | None:
+    """A module's source, ``b""`` when the module is gone, ``None`` when it has no readable source (trusted)."""
+    spec = _spec(module)
+    if spec is None:
+        return b""
+    origin = getattr(spec, "origin", None)
+    if not isinstance(origin, str) or not origin.endswith(".py"):
+        return None  # a source-less install: the fingerprints alone decide
+    get_data = getattr(spec.loader, "get_data", None)
+    try:
+        data: bytes = get_data(origin) if get_data is not None else Path(origin).read_bytes()
+    except OSError:
+        return None
+    return data
+
+
+def _spec(module: str) -> Any:
+    loaded = sys.modules.get(module)
+    if loaded is not None:
+        return getattr(loaded, "__spec__", None)
+    from importlib.util import find_spec
+
+    try:
+        return find_spec(module)
+    except Exception:  # a parent package that fails to import, a hostile finder: the module is not there
+        return None
+
+
+def live_fingerprint(definition: ToolDefinition) -> str:
+    """The signature fingerprint of the live function, from its code object (no introspection)."""
+    function: Any = definition.function
+    while hasattr(function, "__wrapped__"):  # functools.wraps: the signature callers see
+        function = function.__wrapped__
+    code: CodeType = function.__code__
+    positional = code.co_argcount
+    names = code.co_varnames[: positional + code.co_kwonlyargcount]
+    defaults = len(function.__defaults__ or ())
+    kw_defaults = function.__kwdefaults__ or {}
+    shape: list[tuple[str, str, bool]] = []
+    for index, name in enumerate(names):
+        if index < code.co_posonlyargcount:
+            kind, has_default = "positional_only", index >= positional - defaults
+        elif index < positional:
+            kind, has_default = "positional_or_keyword", index >= positional - defaults
+        else:
+            kind, has_default = "keyword_only", name in kw_defaults
+        shape.append((name, kind, has_default))
+    if code.co_flags & _CO_VARKEYWORDS:
+        index = positional + code.co_kwonlyargcount + (1 if code.co_flags & 0x04 else 0)
+        shape.append((code.co_varnames[index], "var_keyword", True))
+    return file_format.fingerprint(definition.name, definition.qualname, shape)
+
+
+def cached_definition(entry: CachedEntry, provider: str, strict: bool) -> dict[str, Any]:
+    """A rendered variant from a cache entry (``ValueError`` where the provider cannot take the tool)."""
+    assert entry.rendered is not None
+    assert entry.tool is not None
+    found = entry.rendered.get(file_format.variant_key(provider, strict))
+    if found is None:
+        from toolcall._render import render_tool
+
+        # Not a cached variant: an unknown provider or gemini strict; the renderer says why.
+        return render_tool(entry.tool, provider, strict=strict).definition
+    if set(found) == {"error"}:
+        raise ValueError(found["error"])
+    return found
+
+
+def import_refs(tool: ir.Tool) -> dict[str, Any]:
+    """Import every class the IR refers to (enums, objects, custom types, providers)."""
+    from toolcall._declarations.custom import resolve_ref
+
+    return {ref: resolve_ref(ref) for ref in sorted(_refs(tool))}
+
+
+def _refs(tool: ir.Tool) -> set[str]:
+    from toolcall import _ir as ir
+
+    found: set[str] = set(tool.providers)
+    stack: list[Any] = [p.type for p in tool.parameters] + [d.type for d in tool.defs]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ir.EnumType, ir.ObjectType)):
+            found.add(node.ref)
+        if isinstance(node, ir.CustomType):
+            found.add(node.ref)
+            if node.provider is not None:
+                found.add(node.provider)
+        if isinstance(node, ir.ObjectType):
+            stack.extend(f.type for f in node.fields)
+        elif isinstance(node, (ir.ArrayType,)):
+            stack.append(node.items)
+        elif isinstance(node, ir.TupleType):
+            stack.extend(node.items)
+        elif isinstance(node, ir.MapType):
+            stack.append(node.values)
+        elif isinstance(node, ir.UnionType):
+            stack.extend(node.options)
+        elif isinstance(node, ir.Constrained):
+            stack.append(node.base)
+    return found

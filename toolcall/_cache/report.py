@@ -1,0 +1,76 @@
+"""Why a schema cache entry is not served, and the one warning per process that says so.
+
+The loader (``toolcall._cache.loader``) finds a ``Problem`` per tool. In
+``auto`` mode the first one warns, naming every tool module loaded so far
+whose cache cannot be served and the command that refreshes them; a module
+named once is not named again, so a process warns once, and again only for
+modules first used later. Under ``python -OO`` the warning says that the
+descriptions are lost, since introspection finds no docstrings.
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import warnings
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Final, Literal
+
+from toolcall._findings import outside_stacklevel
+from toolcall._warning import ToolcallWarning
+
+__all__ = ["REFRESH", "Problem", "warn_once", "warning_text"]
+
+#: What refreshes a stale or corrupt cache.
+REFRESH: Final = "run mypy with the toolcall plugin (or `toolcall check`) to refresh them"
+
+ProblemKind = Literal["missing", "stale", "corrupt", "refused"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Why one tool's cache entry is not served: ``kind`` and a phrase for the warning or the error."""
+
+    kind: ProblemKind
+    text: str
+    #: the source modules that changed, for a stale entry
+    changed: tuple[str, ...] = ()
+
+
+_WARNED: set[str] = set()
+_LOCK = threading.Lock()
+
+
+def warn_once(module: str, problem: Problem, others: Callable[[], Mapping[str, Problem]]) -> None:
+    """Warn about ``module`` (and ``others()``, every other module's problem) unless each was named already."""
+    if module in _WARNED:
+        return
+    found = {module: problem}
+    # Outside the lock: reading other modules' caches may wait on an import lock another thread holds.
+    for name, other in others().items():
+        found.setdefault(name, other)
+    with _LOCK:
+        new = {name: found[name] for name in sorted(found) if name not in _WARNED}
+        _WARNED.update(new)
+    if not new:
+        return  # another thread named them all meanwhile
+    warnings.warn(warning_text(new, sys.flags.optimize >= 2), ToolcallWarning, stacklevel=outside_stacklevel(2))
+
+
+def warning_text(problems: Mapping[str, Problem], stripped: bool) -> str:
+    """The warning for these modules' problems; ``stripped``: docstrings are gone (``python -OO``)."""
+    count = len(problems)
+    named = "; ".join(f"{name} ({problem.text})" for name, problem in problems.items())
+    plural = count != 1
+    parts = [
+        f"the schema cache of {count} module{'s' if plural else ''} is not served, "
+        f"so {'their' if plural else 'its'} tools are introspected instead: {named}"
+    ]
+    if any(problem.kind != "refused" for problem in problems.values()):
+        parts.append(REFRESH)
+    if any(problem.kind == "refused" for problem in problems.values()):
+        parts.append("a tool the plugin could not describe needs its finding fixed, not silenced")
+    if stripped:
+        parts.append("this process runs under python -OO, so the docstrings are stripped and their descriptions lost")
+    return "; ".join(parts)

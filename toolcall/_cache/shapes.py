@@ -1,0 +1,517 @@
+"""The shape check of a schema cache file's content, before anything in it is served.
+
+The content is checked as ``cache_tables.unpack`` gives it: format 4 with
+its tables resolved.
+
+A cache file is written by the mypy plugin, but what the runtime reads may
+be anything: a file cut short and mended by hand, a merge gone wrong, a
+newer or older writer's layout under the right header. Whatever is served
+from it goes to the caller (``emit``, ``describe``) or drives the
+dispatcher (the IR), so a wrong shape there would surface later, far from
+its cause, as an ``AttributeError`` in ``emit`` or junk in a provider
+request. Hence every part of the content is checked here, once, on the
+module's first use (§6 of the contract: a corrupt cache is never served and
+never crashes):
+
+* the top level has exactly its keys: ``checked`` (an object, the plugin's
+  own business), ``content_sha256`` (64 lowercase hex digits), ``format``
+  and ``ir`` (integers, not booleans: the loader compares their values),
+  ``module`` (the module being loaded), ``sources`` and ``tools``;
+* ``sources`` maps dotted module names to ``{"sha256", "tokens"}`` digests;
+* a tool entry is either described (``name``, ``qualname``, ``fingerprint``,
+  ``sources``, ``ir``, ``describe``, ``rendered``) or refused (``name``,
+  ``qualname``, ``fingerprint``, ``refused``), with exactly those keys and
+  unique qualnames; its ``sources`` name the module itself and only modules
+  of the ``sources`` table;
+* ``ir`` decodes with ``ir.from_json`` into the entry's tool, and every
+  field of every decoded node has the type its class declares, every
+  ``RefType`` names a definition, every default and custom schema is JSON;
+* ``describe`` names the entry's module and tool;
+* ``rendered`` holds exactly the variants of ``cache_format.VARIANTS``, each
+  ``{"error": message}`` or a definition whose envelope (its provider's
+  ``Envelope`` in ``toolcall._render.providers``) names the tool;
+* every JSON value (schemas, the IR) is JSON all the way down: objects with
+  string keys, arrays, strings, finite numbers, booleans, null, nested at
+  most ``MAX_DEPTH`` levels. The walk is iterative, so no content can
+  overflow the stack, and each rendered schema is walked once.
+
+Failures raise ``CacheProblem`` with a one-line reason naming the entry and
+the key; nothing else escapes (an unexpected error while checking, which
+only values built in Python rather than parsed from JSON can cause, is
+reported as a ``CacheProblem`` too).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import types
+import typing
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, TypeVar
+
+from toolcall import _ir as ir
+from toolcall._cache.file_format import VARIANTS, variant_key
+from toolcall._render.providers import PROVIDERS, Envelope
+
+__all__ = [
+    "MAX_DEPTH",
+    "VARIANT_ENVELOPES",
+    "CacheProblem",
+    "CachedEntry",
+    "SourceRecord",
+    "check_entries",
+    "check_sources",
+]
+
+#: How deep any JSON value in the content may nest (the renderers stay far below it).
+MAX_DEPTH: Final = 200
+
+_REASON_LIMIT: Final = 400
+_SHOWN_CHARS: Final = 40
+_HEX_DIGITS: Final = "0123456789abcdef"
+_JSON_SCALARS: Final = frozenset((str, int, bool, type(None)))
+_LITERAL_KINDS: Final = _JSON_SCALARS | {float}
+
+_HEAD_KEYS: Final = frozenset(("checked", "content_sha256", "format", "ir", "module", "sources", "tools"))
+_SOURCE_KEYS: Final = frozenset(("sha256", "tokens"))
+_DESCRIBED_KEYS: Final = frozenset(("name", "qualname", "fingerprint", "sources", "ir", "describe", "rendered"))
+_REFUSED_KEYS: Final = frozenset(("name", "qualname", "fingerprint", "refused"))
+_DESCRIBE_KEYS: Final = frozenset(("module", "name", "description", "parameters"))
+
+_T = TypeVar("_T")
+
+
+class CacheProblem(ValueError):
+    """Why a cache file's content cannot be served: a one-line reason of bounded length."""
+
+    def __init__(self, reason: str) -> None:
+        # What is not printable (a line break, a tab, a lone surrogate) is spelled as its escape.
+        text = "".join(
+            c if c.isprintable() else c.encode("unicode_escape").decode() for c in reason[: _REASON_LIMIT + 1]
+        )
+        super().__init__(text if len(text) <= _REASON_LIMIT else text[: _REASON_LIMIT - 3] + "...")
+
+
+@dataclass(frozen=True, slots=True)
+class SourceRecord:
+    """A source module's digests: of its bytes, and of its tokens (``None`` where not recorded)."""
+
+    sha256: str
+    tokens: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class CachedEntry:
+    """One checked tool entry, in the order of the file.
+
+    ``tool`` is the decoded IR; ``describe`` and ``rendered`` (variant key
+    → definition or ``{"error": message}``) are the parsed values themselves,
+    not copies. A refused entry has only its names, its fingerprint and the
+    plugin's ``refused`` message: ``sources`` is empty, the rest ``None``.
+    """
+
+    name: str
+    qualname: str
+    fingerprint: str
+    sources: tuple[str, ...]
+    tool: ir.Tool | None
+    describe: dict[str, Any] | None
+    rendered: dict[str, dict[str, Any]] | None
+    refused: str | None
+
+
+#: Each variant's envelope (``cache_format.variant_key`` -> its provider's, ``toolcall._render.providers``).
+VARIANT_ENVELOPES: Final[Mapping[str, Envelope]] = {
+    variant_key(provider, strict): PROVIDERS[provider].envelope for provider, strict in VARIANTS
+}
+_VARIANT_KEYS: Final = frozenset(VARIANT_ENVELOPES)
+
+
+def check_sources(content: dict[str, Any]) -> dict[str, SourceRecord]:
+    """The checked top-level ``sources`` table of a cache's content; ``CacheProblem`` if it is malformed."""
+    return _guarded(_sources, content)
+
+
+def check_entries(content: dict[str, Any], module: str, sources: Mapping[str, SourceRecord]) -> tuple[CachedEntry, ...]:
+    """Every tool entry of a cache's content for ``module``, checked, in order; ``CacheProblem`` otherwise.
+
+    The top level is checked too (its keys, their types, that it belongs to
+    ``module``); ``sources`` is what ``check_sources`` gave for the content.
+    """
+    return _guarded(lambda c: _entries(c, module, sources), content)
+
+
+def _guarded(check: Callable[[Any], _T], content: Any) -> _T:
+    try:
+        return check(content)
+    except CacheProblem:
+        raise
+    except Exception as exc:  # only values built in Python (not parsed) get here: a key whose __eq__ fails...
+        raise CacheProblem(f"the cache could not be checked ({_exception(exc)})") from exc
+
+
+def _sources(content: Any) -> dict[str, SourceRecord]:
+    table = _member(content, "sources", "the cache")
+    if type(table) is not dict or not table:
+        raise CacheProblem(f"the cache's 'sources' is {_show(table)}, not a non-empty object")
+    records: dict[str, SourceRecord] = {}
+    for name, record in table.items():
+        where = f"the cache's source {_show(name)}"
+        if type(name) is not str or name.split() != [name]:  # empty, or with whitespace
+            raise CacheProblem(f"{where} is not a dotted module name")
+        if type(record) is not dict:
+            raise CacheProblem(f"{where} is {_show(record)}, not an object")
+        _exact_keys(record, _SOURCE_KEYS, where)
+        tokens = record["tokens"]
+        records[name] = SourceRecord(
+            _hex(record["sha256"], 64, f"{where}: 'sha256'"),
+            None if tokens is None else _hex(tokens, 64, f"{where}: 'tokens'"),
+        )
+    return records
+
+
+def _entries(content: Any, module: str, sources: Mapping[str, SourceRecord]) -> tuple[CachedEntry, ...]:
+    _head(content, module)
+    entries: list[CachedEntry] = []
+    seen: set[str] = set()
+    for index, raw in enumerate(content["tools"]):
+        entry = _entry(raw, _label(index, raw), module, sources)
+        if entry.qualname in seen:
+            raise CacheProblem(f"{_label(index, raw)}: qualname {_show(entry.qualname)} has an entry already")
+        seen.add(entry.qualname)
+        entries.append(entry)
+    return tuple(entries)
+
+
+def _head(content: Any, module: str) -> None:
+    if type(content) is not dict:
+        raise CacheProblem(f"the cache is {_show(content)}, not an object")
+    _exact_keys(content, _HEAD_KEYS, "the cache")
+    _typed(content, "checked", dict, "the cache")
+    _hex(content["content_sha256"], 64, "the cache's 'content_sha256'")
+    _typed(content, "format", int, "the cache")
+    _typed(content, "ir", int, "the cache")
+    if _typed(content, "module", str, "the cache") != module:
+        raise CacheProblem(f"the cache belongs to module {_show(content['module'])}, not {_show(module)}")
+    _typed(content, "tools", list, "the cache")
+
+
+def _label(index: int, raw: Any) -> str:
+    if type(raw) is dict:
+        for key in ("qualname", "name"):
+            if type(raw.get(key)) is str:
+                return f"tool entry {index} ({_show(raw[key])})"
+    return f"tool entry {index}"
+
+
+def _entry(raw: Any, where: str, module: str, sources: Mapping[str, SourceRecord]) -> CachedEntry:
+    if type(raw) is not dict:
+        raise CacheProblem(f"{where} is {_show(raw)}, not an object")
+    refused = "refused" in raw
+    _exact_keys(raw, _REFUSED_KEYS if refused else _DESCRIBED_KEYS, where)
+    name = _typed(raw, "name", str, where)
+    qualname = _typed(raw, "qualname", str, where)
+    fingerprint = _hex(raw["fingerprint"], 32, f"{where}: 'fingerprint'")
+    if refused:
+        return CachedEntry(name, qualname, fingerprint, (), None, None, None, _typed(raw, "refused", str, where))
+    return CachedEntry(
+        name,
+        qualname,
+        fingerprint,
+        _entry_sources(raw["sources"], where, module, sources),
+        _tool(raw["ir"], f"{where}: 'ir'", (name, qualname, module)),
+        _describe(raw["describe"], f"{where}: 'describe'", module, name),
+        _rendered(raw["rendered"], where, name),
+        None,
+    )
+
+
+def _entry_sources(found: Any, where: str, module: str, sources: Mapping[str, SourceRecord]) -> tuple[str, ...]:
+    if type(found) is not list or not found:
+        raise CacheProblem(f"{where}: 'sources' is {_show(found)}, not a non-empty array")
+    for item in found:
+        if type(item) is not str or item not in sources:
+            raise CacheProblem(f"{where}: 'sources' names {_show(item)}, not a module of the cache's 'sources'")
+    if len(set(found)) != len(found):
+        raise CacheProblem(f"{where}: 'sources' names a module twice")
+    if module not in found:
+        raise CacheProblem(f"{where}: 'sources' leaves out the module itself ({_show(module)})")
+    return tuple(found)
+
+
+def _describe(describe: Any, what: str, module: str, name: str) -> dict[str, Any]:
+    if type(describe) is not dict:
+        raise CacheProblem(f"{what} is {_show(describe)}, not an object")
+    _exact_keys(describe, _DESCRIBE_KEYS, what)
+    if _typed(describe, "module", str, what) != module:
+        raise CacheProblem(f"{what} names module {_show(describe['module'])}, not {_show(module)}")
+    if _typed(describe, "name", str, what) != name:
+        raise CacheProblem(f"{what} names tool {_show(describe['name'])}, not {_show(name)}")
+    if describe["description"] is not None:
+        _typed(describe, "description", str, what)
+    _json(_typed(describe, "parameters", dict, what), f"{what} 'parameters'")
+    return describe
+
+
+def _rendered(rendered: Any, where: str, name: str) -> dict[str, dict[str, Any]]:
+    if type(rendered) is not dict:
+        raise CacheProblem(f"{where}: 'rendered' is {_show(rendered)}, not an object")
+    _exact_keys(rendered, _VARIANT_KEYS, f"{where}: 'rendered'")
+    for key, variant in rendered.items():
+        what = f"{where}: rendered {key!r}"
+        if type(variant) is not dict:
+            raise CacheProblem(f"{what} is {_show(variant)}, not an object")
+        if len(variant) == 1 and "error" in variant:
+            _typed(variant, "error", str, what)
+        else:
+            _envelope(variant, VARIANT_ENVELOPES[key], name, what)
+            _json(variant, what)
+    return rendered
+
+
+def _envelope(definition: dict[str, Any], envelope: Envelope, name: str, what: str) -> None:
+    for key, value in envelope.fixed.items():
+        if type(definition.get(key)) is not str or definition[key] != value:
+            raise CacheProblem(f"{what}: {key!r} is {_show(definition.get(key))}, not {value!r}")
+    named = definition
+    if envelope.within is not None:
+        named = _typed(definition, envelope.within, dict, what)
+        what = f"{what} {envelope.within!r}"
+    if _typed(named, "name", str, what) != name:
+        raise CacheProblem(f"{what} names tool {_show(named['name'])}, not {_show(name)}")
+    for key, kind in envelope.required.items():
+        _typed(named, key, kind, what)
+    for key, kind in envelope.optional.items():
+        if key in named:
+            _typed(named, key, kind, what)
+
+
+def _json(value: Any, what: str) -> None:
+    """Check that ``value`` is JSON all the way down, nested at most ``MAX_DEPTH`` levels (iteratively)."""
+    level: list[Any] = [[value]]
+    for _ in range(MAX_DEPTH + 1):
+        below: list[Any] = []
+        push = below.append
+        for node in level:
+            if type(node) is dict:
+                for key in node:
+                    if type(key) is not str:
+                        raise CacheProblem(f"{what} holds an object key {_show(key)}, not a string")
+                node = node.values()
+            for item in node:
+                kind = type(item)
+                if kind in _JSON_SCALARS:
+                    continue
+                if kind is dict or kind is list:
+                    push(item)
+                elif kind is not float:
+                    raise CacheProblem(f"{what} holds {_show(item)}, not a JSON value")
+                elif not math.isfinite(item):
+                    raise CacheProblem(f"{what} holds {item!r}, which JSON cannot carry")
+        if not below:
+            return
+        level = below
+    raise CacheProblem(f"{what} nests deeper than {MAX_DEPTH} levels")
+
+
+def _tool(data: Any, what: str, names: tuple[str, str, str]) -> ir.Tool:
+    _json(data, what)  # bounds the depth before from_json recurses into it
+    try:
+        tool = ir.from_json(data)
+    except Exception as exc:
+        raise CacheProblem(f"{what} does not decode ({_exception(exc)})") from None
+    if type(tool) is not ir.Tool:
+        raise CacheProblem(f"{what} decodes to {_show(tool)}, not a tool")
+    _ir_fields(tool, what)
+    if (tool.name, tool.qualname, tool.module) != names:
+        raise CacheProblem(f"{what} is the IR of {_show(tool.module)}, {_show(tool.qualname)}, not of this tool")
+    return tool
+
+
+def _ir_fields(tool: ir.Tool, what: str) -> None:
+    """Check every field of every node of a decoded IR against its declared type (iteratively)."""
+    layouts = _ir_layouts()
+    stack: list[Any] = [tool]
+    refs: list[str] = []
+    while stack:
+        node = stack.pop()
+        for field, spec in layouts[type(node)]:
+            value = getattr(node, field)
+            kind = type(value)
+            if kind in spec.records:
+                stack.append(value)
+            elif (kind not in spec.scalars or kind is float) and not spec.admits(value, stack):
+                raise CacheProblem(f"{what}: {type(node).__name__} {field!r} is {_show(value)}")
+        if type(node) is ir.RefType:
+            refs.append(node.name)
+        elif type(node) is ir.Default:
+            _json_text(node.json, f"{what}: a default")
+        elif type(node) is ir.CustomType and type(_json_text(node.schema, f"{what}: a custom schema")) is not dict:
+            raise CacheProblem(f"{what}: the custom schema of {_show(node.ref)} is not an object")
+    defined = {d.name for d in tool.defs}
+    for ref in refs:
+        if ref not in defined:
+            raise CacheProblem(f"{what}: a reference to {_show(ref)}, which the tool does not define")
+
+
+def _json_text(text: str, what: str) -> Any:
+    try:
+        value = json.loads(text, parse_constant=_no_constant)
+    except Exception as exc:
+        raise CacheProblem(f"{what} is not JSON text ({_exception(exc)})") from None
+    _json(value, what)
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")
+
+
+class _Spec:
+    """What a field of an IR class admits, compiled from its type hint."""
+
+    __slots__ = ("items", "literals", "records", "scalars")
+
+    def __init__(self, scalars: Any = (), literals: Any = (), records: Any = (), items: _Spec | None = None) -> None:
+        self.scalars: frozenset[type] = frozenset(scalars)  # exact types
+        self.literals: frozenset[tuple[type, Any]] = frozenset(literals)  # (type, value): True is not 1
+        self.records: frozenset[type] = frozenset(records)  # IR classes, checked in turn
+        self.items = items  # the item of ``tuple[X, ...]``
+
+    def admits(self, value: Any, records: list[Any]) -> bool:
+        """Whether ``value`` fits; a record that fits is appended to ``records`` for its own check."""
+        kind = type(value)
+        if kind in self.scalars:
+            return kind is not float or math.isfinite(value)
+        if kind in self.records:
+            records.append(value)
+            return True
+        if kind is tuple and self.items is not None:
+            return all(self.items.admits(item, records) for item in value)
+        return kind in _LITERAL_KINDS and (kind, value) in self.literals
+
+
+_Layouts = dict[type, tuple[tuple[str, _Spec], ...]]
+_LAYOUTS: _Layouts | None = None
+
+
+def _ir_layouts() -> _Layouts:
+    """Each IR record class reachable from ``ir.Tool``: its fields and what they admit (built once)."""
+    global _LAYOUTS
+    if _LAYOUTS is None:  # two threads may both build it: the same table, published whole
+        layouts: _Layouts = {}
+        specs: dict[Any, _Spec] = {}  # by annotation: most fields share a few
+        pending: list[type] = [ir.Tool]
+        while pending:
+            cls = pending.pop()
+            if cls not in layouts:
+                fields = dataclasses.fields(cls)
+                for f in fields:
+                    if f.type not in specs:
+                        specs[f.type] = _spec(f.type)
+                layouts[cls] = tuple((f.name, specs[f.type]) for f in fields)
+                for _, spec in layouts[cls]:
+                    pending.extend(spec.records)
+                    pending.extend(spec.items.records if spec.items is not None else ())
+        _LAYOUTS = layouts
+    return _LAYOUTS
+
+
+def _spec(annotation: Any) -> _Spec:
+    # ir's annotations are text (postponed evaluation): evaluated in ir's namespace, as typing.get_type_hints
+    # would, but once per distinct text (get_type_hints takes far longer on a module's first use).
+    return _compile(eval(annotation, vars(ir)) if isinstance(annotation, str) else annotation)
+
+
+def _compile(hint: Any) -> _Spec:
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin is typing.Union or origin is types.UnionType:
+        parts = [_compile(arg) for arg in args]
+        items = [p.items for p in parts if p.items is not None]
+        if len(items) < 2:
+            return _Spec(
+                (t for p in parts for t in p.scalars),
+                (v for p in parts for v in p.literals),
+                (r for p in parts for r in p.records),
+                items[0] if items else None,
+            )
+    elif origin is typing.Literal:
+        return _Spec(literals=((type(v), v) for v in args))
+    elif origin is tuple and len(args) == 2 and args[1] is Ellipsis:
+        return _Spec(items=_compile(args[0]))
+    elif isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _Spec(records=(hint,))
+    elif hint in _LITERAL_KINDS:
+        return _Spec(scalars=(hint,))
+    raise TypeError(f"no check for an IR field of type {hint!r}")  # a new kind of IR field: teach _compile
+
+
+def _member(content: Any, key: str, where: str) -> Any:
+    if type(content) is not dict:
+        raise CacheProblem(f"{where} is {_show(content)}, not an object")
+    if key not in content:
+        raise CacheProblem(f"{where} has no {key!r}")
+    return content[key]
+
+
+def _typed(container: dict[Any, Any], key: str, kind: type[_T], where: str) -> _T:
+    if key not in container:
+        raise CacheProblem(f"{where} has no {key!r}")
+    value = container[key]
+    if type(value) is not kind:
+        raise CacheProblem(f"{where}: {key!r} is {_show(value)}, not {_KIND_NAMES.get(kind, kind.__name__)}")
+    return value
+
+
+_KIND_NAMES: Final[dict[type, str]] = {
+    dict: "an object",
+    list: "an array",
+    str: "a string",
+    int: "an integer",
+    bool: "a boolean",
+}
+
+
+def _hex(value: Any, length: int, what: str) -> str:
+    if type(value) is not str or len(value) != length or value.strip(_HEX_DIGITS):
+        raise CacheProblem(f"{what} is {_show(value)}, not a digest of lowercase hex digits")
+    return value
+
+
+def _exact_keys(found: dict[Any, Any], expected: frozenset[str], where: str) -> None:
+    if found.keys() == expected:
+        return
+    missing = sorted(expected.difference(found))
+    if missing:
+        raise CacheProblem(f"{where} has no {', '.join(map(repr, missing))}")
+    extra = sorted(_show(key) for key in found.keys() - expected)
+    shown = ", ".join(extra[:3]) + (f" and {len(extra) - 3} more" if len(extra) > 3 else "")
+    raise CacheProblem(f"{where} has unexpected keys: {shown}")
+
+
+def _show(value: Any) -> str:
+    """A short, safe spelling of any value: scalars by repr (strings cut), containers by kind only."""
+    kind = type(value)
+    if kind is str:
+        return repr(value) if len(value) <= _SHOWN_CHARS else repr(value[:_SHOWN_CHARS]) + "..."
+    if kind is int:
+        return repr(value) if value.bit_length() <= 64 else "a very large integer"
+    if kind in (bool, float, type(None)):
+        return repr(value)
+    if kind is dict:
+        return "an object"
+    if kind is list:
+        return "an array"
+    return f"a Python {kind.__name__}"
+
+
+def _exception(exc: BaseException) -> str:
+    try:
+        text = str(exc)
+    except Exception:
+        text = ""
+    text = text if len(text) <= 120 else text[:117] + "..."
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -1,0 +1,249 @@
+"""``toolcall serve MODULE ... [--strict]``: the tools of those modules as an MCP server over stdio (SPEC §7).
+
+Built on the official ``mcp`` SDK's low-level ``Server`` (extra
+``toolcall[mcp]``), not on its ``MCPServer``: toolcall already has the
+definitions and the argument checks, so the SDK only carries the protocol.
+
+- ``tools/list`` answers ``toolcall.emit(module, "mcp", strict=...)`` of
+  every module, in the order given, built once at start-up.
+- ``tools/call`` dispatches with ``toolcall.arun``. An ``Err``, an unknown
+  tool, a tool that raises and a value JSON cannot carry are all results
+  with ``isError: true`` and one line of text, never JSON-RPC errors: the
+  model reads them and can retry. A string value is sent as it is, any
+  other value as JSON text (the adapters' encoding, SPEC §8), and as
+  ``structuredContent`` too when the tool's definition has an
+  ``outputSchema``.
+- Each request is its own task (the SDK's dispatcher), so ``async def``
+  tools run concurrently; a sync tool runs on the event loop as ``arun``
+  runs it, or in a worker thread when marked ``@tool(thread=True)``.
+
+Start-up problems (a module that does not import, has no tools, or repeats
+another module's tool name) are one error line each on stderr and exit
+status 1. The server exits 0 when its stdin closes.
+
+When stdin and stdout are pipes or sockets (as an MCP client starts a
+server), the event loop reads and writes them itself (``toolcall._cli.stdio``): the
+SDK's ``stdio_server`` moves every line through a worker thread, which
+costs more than the rest of a round trip.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING, Any
+
+from toolcall._wire.return_values import kind_of
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from types import ModuleType
+
+    from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+    from mcp.types import CallToolRequestParams, PaginatedRequestParams
+
+__all__ = ["add_parser", "run"]
+
+#: Exit status after Ctrl-C: the shell's convention for SIGINT (128 + 2).
+INTERRUPTED = 130
+#: The oldest mcp SDK whose low-level server API serve uses (the version it is tested with).
+_SDK_LEAST = (2, 3)
+
+
+def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``serve`` and its options to the command line."""
+    found = commands.add_parser(
+        "serve",
+        help="serve the tools of modules as an MCP server over stdio",
+        description=(
+            "Serve every @toolcall.tool function of the named modules as an MCP server over stdio "
+            "(needs the mcp SDK: pip install 'toolcall[mcp]'). tools/list is emit(module, 'mcp'); "
+            "tools/call dispatches with toolcall.arun. Runs until stdin closes."
+        ),
+    )
+    found.add_argument("modules", nargs="+", metavar="MODULE", help="an importable module name, e.g. my_app.tools")
+    found.add_argument(
+        "--strict",
+        action="store_true",
+        help="list the tools' strict input schemas (the OpenAI strict subset)",
+    )
+    found.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve the tools of ``args.modules`` until stdin closes; the exit status."""
+    from toolcall._cli import console
+
+    problem = _sdk_problem()
+    if problem is not None:
+        console.error(problem)
+        return 1
+    catalog = _load(args.modules, strict=args.strict)
+    if catalog is None:
+        return 1
+    import anyio
+
+    try:
+        anyio.run(_serve, catalog)
+    except KeyboardInterrupt:  # Ctrl-C on a server started by hand: no traceback
+        return INTERRUPTED
+    return 0
+
+
+def _sdk_problem() -> str | None:
+    """Why the installed mcp SDK cannot serve (missing, or older than the API serve is written for), if it cannot."""
+    import re
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        found = version("mcp")
+    except PackageNotFoundError:
+        return "serve needs the mcp SDK: pip install 'toolcall[mcp]'"
+    if tuple(int(part) for part in re.findall(r"\d+", found)[:2]) < _SDK_LEAST:
+        least = ".".join(map(str, _SDK_LEAST))
+        return f"serve needs the mcp SDK {least} or later (its low-level server API), found {found}"
+    return None
+
+
+class _Catalog:
+    """The served tools: the ``tools/list`` result and each tool's module, fixed at start-up."""
+
+    def __init__(self) -> None:
+        from toolcall._tool_calls import data_reply
+        from toolcall._toolset.run import arun
+        from toolcall._wire.return_values import json_text
+        from toolcall.errors import UnknownTool
+
+        # Bound once here: ``call_tool`` runs per request, and ``import toolcall`` alone loads none of them.
+        self._arun = arun
+        self._unknown = UnknownTool
+        self._data_reply = data_reply
+        self._json_text = json_text
+        self.definitions: list[dict[str, Any]] = []
+        #: Each tool name's module, for ``arun``.
+        self.modules: dict[str, ModuleType] = {}
+        #: The tools whose definition has an ``outputSchema``: their values go out as ``structuredContent`` too.
+        self.structured: set[str] = set()
+
+    def add(self, module: ModuleType, definitions: Sequence[dict[str, Any]]) -> list[str]:
+        """Add a module's definitions; the reason each tool whose name is taken already is refused."""
+        refused = []
+        for definition in definitions:
+            name = definition["name"]
+            other = self.modules.get(name)
+            if other is not None:
+                refused.append(
+                    f"tool {name} is in both {other.__name__} and {module.__name__}: "
+                    "a model could not tell them apart (tool names must be unique across the served modules)"
+                )
+                continue
+            self.modules[name] = module
+            if "outputSchema" in definition:
+                self.structured.add(name)
+            self.definitions.append(definition)
+        return refused
+
+    async def list_tools(self, ctx: ServerRequestContext[Any, Any], params: PaginatedRequestParams) -> dict[str, Any]:
+        """``tools/list``: every definition, in one page."""
+        return {"tools": self.definitions}
+
+    async def verbatim(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        """Middleware: the ``tools/list`` result with the definitions exactly as ``emit`` gave them.
+
+        The SDK checks a handler's result against the protocol's model and
+        sends that model's dump, whose key order is the model's (``name``
+        after ``description``, ``type`` after ``properties``). The listing is
+        swapped back after the check, so the wire carries emit's own dicts,
+        key order included, uncopied.
+        """
+        result = await call_next(ctx)
+        if ctx.method == "tools/list" and isinstance(result, dict) and "tools" in result:
+            return {**result, "tools": self.definitions}
+        return result
+
+    async def call_tool(self, ctx: ServerRequestContext[Any, Any], params: CallToolRequestParams) -> dict[str, Any]:
+        """``tools/call``: the tool's value as JSON text, or an ``isError`` result with one line of text."""
+        name = params.name
+        module = self.modules.get(name)
+        if module is None:
+            return _failed(str(self._unknown(name, tuple(self.modules))))
+        # No "arguments" in the request means a call without any.
+        arguments = {} if params.arguments is None else params.arguments
+        try:
+            result = await self._arun(module, name, arguments)
+        except Exception as exc:  # toolcall's own refusal (an injected parameter has no value here)
+            import logging
+
+            logging.getLogger("toolcall").error("toolcall could not call tool %r", name, exc_info=exc)
+            return _failed(_one_line(f"toolcall could not call the tool: {type(exc).__name__}: {exc}"))
+        # The same encoding as the provider adapters (SPEC §8): a string as it is, other values as JSON text.
+        ok, data = self._data_reply(name, result)
+        if not ok:
+            return _failed(data)
+        text = data if type(data) is str else self._json_text(data)
+        content: dict[str, Any] = {"content": [{"type": "text", "text": text}]}
+        if name not in self.structured:
+            return content
+        if type(data) is not dict:
+            # The client checks structuredContent against the tool's outputSchema, whose root is an object.
+            value = result.value  # type: ignore[union-attr]  # an Ok: ``data_reply`` gave its value
+            return _failed(f"the tool returned {kind_of(value)} where its output schema promises a JSON object")
+        content["structuredContent"] = data
+        return content
+
+
+def _load(names: Sequence[str], *, strict: bool) -> _Catalog | None:
+    """Import the modules and collect their MCP definitions; ``None`` after saying on stderr what is wrong."""
+    import importlib
+
+    from toolcall._cli import console
+    from toolcall._cli.modules import tool_modules
+    from toolcall._toolset.toolset import as_toolset
+
+    # Imports each module, naming every one that fails or has no tools; the order is the command line's.
+    if tool_modules(names, None) is None:
+        return None
+    catalog = _Catalog()
+    failed = False
+    for module in dict.fromkeys(importlib.import_module(name) for name in names):  # once each
+        try:
+            definitions = as_toolset(module).emitted("mcp", strict)  # the shared form: served, never changed
+        except (ValueError, TypeError, RuntimeError) as exc:  # a tool that cannot be rendered; no cache, if required
+            console.error(_one_line(f"cannot serve {module.__name__}: {exc}"))
+            failed = True
+            continue
+        for refused in catalog.add(module, definitions):
+            console.error(refused)
+            failed = True
+    return None if failed else catalog
+
+
+async def _serve(catalog: _Catalog) -> None:
+    """Answer MCP requests on stdin/stdout until stdin closes."""
+    import mcp.types
+    from mcp.server.lowlevel import Server
+
+    from toolcall import __version__
+    from toolcall._cli.stdio import flush_stdout, stdio
+
+    server: Server[Any] = Server("toolcall", version=__version__)
+    server.add_request_handler("tools/list", mcp.types.PaginatedRequestParams, catalog.list_tools)
+    server.add_request_handler("tools/call", mcp.types.CallToolRequestParams, catalog.call_tool)
+    server.middleware.append(catalog.verbatim)
+    async with stdio() as (read_stream, write_stream):
+        try:
+            await server.run(read_stream, write_stream, server.create_initialization_options())
+        finally:
+            flush_stdout()
+
+
+def _failed(text: str) -> dict[str, Any]:
+    """An ``isError`` result: the model reads ``text`` and can try again."""
+    return {"content": [{"type": "text", "text": text}], "isError": True}
+
+
+def _one_line(text: str) -> str:
+    """``text`` on one line, bounded, for a model or a terminal."""
+    from toolcall.errors import MAX_MESSAGE_LENGTH
+
+    line = " ".join(text.split())
+    return line if len(line) <= MAX_MESSAGE_LENGTH else line[: MAX_MESSAGE_LENGTH - 1] + "…"

@@ -1,0 +1,45 @@
+"""The runtime front end: a live ``@tool`` function → the tool's IR.
+
+Imported lazily, on a toolset's first use; ``import toolcall`` never loads it
+(it pulls in ``inspect``, ``typing`` and ``docstring_parser``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from toolcall import _ir as ir
+from toolcall._declarations.tool import ToolDefinition
+from toolcall._findings import Finding
+
+__all__ = ["Introspected", "introspect"]
+
+
+@dataclass(frozen=True)
+class Introspected:
+    """What introspecting one tool gives.
+
+    ``findings`` are warnings (``toolcall-param``, ``toolcall-type``,
+    ``toolcall-default``). ``classes`` maps every ``"module:qualname"`` ref in
+    the IR (enums, objects, custom types, providers) to the live class, so the
+    dispatcher needs no import.
+    """
+
+    tool: ir.Tool
+    findings: tuple[Finding, ...]
+    classes: Mapping[str, Any]
+
+
+def introspect(definition: ToolDefinition) -> Introspected:
+    """Resolve the annotations of ``definition``'s function and build its IR.
+
+    Raises ``TypeError`` naming the tool, the parameter and the type when no
+    schema can describe a parameter's type, or when an annotation cannot be
+    resolved.
+    """
+    from toolcall._introspect.tool import build_tool
+
+    parts = build_tool(definition)
+    return Introspected(parts.tool, parts.findings, parts.classes)

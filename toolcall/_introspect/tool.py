@@ -1,0 +1,141 @@
+"""A ``@tool`` function → ``ir.Tool``: parameters, descriptions, defaults, the return type.
+
+The facts come from ``inspect`` and the resolved annotations; the rules
+that make the parameters and the tool from them are shared with the mypy
+plugin (``toolcall._rules.tool_rules``, ``toolcall._rules.descriptions``). Parameter
+description, first that exists wins (SPEC §1): ``Param(description=...)``
+on the parameter's annotation (also through ``X | None``; ``""`` stops the
+fallback); the docstring's entry; the docstring description of the declared
+class (TypedDict, dataclass, NamedTuple, Enum), also through ``X | None``.
+The return type is best effort: one no schema describes gives ``returns=None``
+and no error, and its findings are not reported (they concern no input).
+"""
+
+from __future__ import annotations
+
+import inspect
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Final
+
+import typing_extensions as te
+
+from toolcall import _ir as ir
+from toolcall._declarations.custom import providers_for
+from toolcall._declarations.tool import ToolDefinition
+from toolcall._findings import Finding
+from toolcall._introspect.hints import function_hints
+from toolcall._introspect.metadata import SchemaError, declared_description, read_metadata
+from toolcall._introspect.types import Walker
+from toolcall._rules.defaults import default_for
+from toolcall._rules.descriptions import parameter_description
+from toolcall._rules.docstrings import ParsedDocstring, parse_docstring
+from toolcall._rules.tool_rules import (
+    assemble_tool,
+    claimed,
+    injected_parameter,
+    is_required,
+    stray_entries,
+    unannotated_parameter,
+)
+
+__all__ = ["ToolParts", "build_tool"]
+
+_KINDS: Final[dict[Any, ir.ParameterKind]] = {
+    inspect.Parameter.POSITIONAL_ONLY: "positional_only",
+    inspect.Parameter.POSITIONAL_OR_KEYWORD: "positional_or_keyword",
+    inspect.Parameter.KEYWORD_ONLY: "keyword_only",
+    inspect.Parameter.VAR_KEYWORD: "var_keyword",
+}
+_NO_ANNOTATION: Final = object()
+
+
+@dataclass(frozen=True)
+class ToolParts:
+    """The tool's IR with what the walk collected on the way."""
+
+    tool: ir.Tool
+    findings: tuple[Finding, ...]
+    classes: Mapping[str, Any]
+
+
+def build_tool(definition: ToolDefinition) -> ToolParts:
+    """Introspect ``definition``'s function; raises ``TypeError`` for a type no schema describes."""
+    fn = definition.function
+    where = f"tool {definition.name!r} ({definition.module}.{definition.qualname})"
+    try:
+        hints = function_hints(fn)
+    except SchemaError as exc:
+        raise TypeError(f"{where}: {exc}") from None
+    doc = parse_docstring(fn.__doc__)
+    walker = Walker(definition.module, providers_for(definition.module), fn.__globals__)
+    findings: list[Finding] = []
+    signature = inspect.signature(fn)  # follows functools.wraps to the signature callers see
+    parameters = []
+    for param in signature.parameters.values():
+        if param.kind is inspect.Parameter.VAR_POSITIONAL:
+            continue  # rejected by @tool already; kept out in case of a rebuilt function
+        try:
+            parameters.append(_parameter(walker, definition.name, param, hints.get(param.name, _NO_ANNOTATION), doc))
+        except SchemaError as exc:
+            raise TypeError(f"{where}, parameter {param.name!r}: {exc}") from None
+        findings.extend(_claimed(walker, definition.name, param.name))
+    findings.extend(stray_entries(doc.params, signature.parameters, definition.name))
+    returns = _returns(walker, hints.get("return", _NO_ANNOTATION))
+    tool = assemble_tool(
+        name=definition.name,
+        module=definition.module,
+        qualname=definition.qualname,
+        description=definition.description,
+        documented=doc.description,
+        parameters=parameters,
+        defs=walker.defs,
+        returns=returns,
+        providers=walker.providers_used,
+    )
+    return ToolParts(tool, tuple(findings), dict(walker.classes))
+
+
+def _parameter(walker: Walker, tool: str, param: inspect.Parameter, hint: Any, doc: ParsedDocstring) -> ir.Parameter:
+    kind = _KINDS[param.kind]
+    has_default = param.default is not inspect.Parameter.empty
+    required = is_required(has_default, kind)
+    if hint is _NO_ANNOTATION:
+        parameter, finding = unannotated_parameter(param.name, kind, required, doc.params.get(param.name), tool)
+        walker.findings.append(finding)
+        return parameter
+    if _is_injected(hint):
+        return injected_parameter(param.name, kind, required)
+    node = walker.walk(hint)
+    default = None
+    if has_default:
+        outcome = default_for(param.default, node, walker.defs, tool=tool, parameter=param.name)
+        walker.findings.extend(outcome.findings)
+        default = outcome.default
+    description = parameter_description(declared_description(hint), doc.params.get(param.name), node, walker.defs)
+    return ir.Parameter(param.name, kind, node, required, default, description)
+
+
+def _is_injected(hint: Any) -> bool:
+    return te.get_origin(hint) in (typing.Annotated, te.Annotated) and read_metadata(te.get_args(hint)[1:]).injected
+
+
+def _claimed(walker: Walker, tool: str, parameter: str) -> list[Finding]:
+    """Take the walker's findings so far, attributed to ``parameter``."""
+    taken = [claimed(finding, tool, parameter) for finding in walker.findings]
+    walker.findings.clear()
+    return taken
+
+
+def _returns(walker: Walker, hint: Any) -> ir.TypeNode | None:
+    if hint is _NO_ANNOTATION or hint is None or hint is type(None):
+        return None
+    snapshot = walker.checkpoint()
+    try:
+        node = walker.walk(hint)
+    except (SchemaError, TypeError, ValueError):
+        walker.restore(snapshot)
+        return None
+    walker.findings.clear()
+    return node

@@ -1,0 +1,417 @@
+"""Python annotations → IR type nodes (SPEC §2), for the runtime front end.
+
+``Walker.walk(annotation)`` returns the node; the walker collects what the
+tool needs besides: ``defs`` (recursive types), ``classes`` (every ref →
+the live class), ``findings`` and the providers used.
+
+The walker finds the facts in live annotations; the rules that build nodes
+from them are shared with the mypy plugin (``toolcall._rules.type_rules``: unions,
+literals, containers, ``string_integer``, the depth limit;
+``toolcall._rules.annotated``: metadata and constraints; ``toolcall._rules.messages``:
+the errors' texts). Decisions where SPEC is silent:
+
+* ``Literal`` of Enum members becomes an ``EnumType`` listing only those
+  members' values (the function receives the members); other literal values
+  stay a ``LiteralType``; a mix is a union of both, in order of appearance.
+* ``Sequence``, ``MutableSequence``, ``Collection`` and ``Iterable`` are
+  received as a list; ``collections.abc.Set`` (``AbstractSet``) as a
+  frozenset, ``MutableSet`` as a set. Mapping keys must be ``str``.
+* Bounds on ``X | None`` apply to the options they fit (``None`` stays plain).
+  ``wire="string_integer"`` applies to ``int`` options likewise.
+* ``LiteralString`` is ``str``.
+
+**Recursion and ``$defs`` names.** Only a type that refers back to itself
+(a TypedDict, dataclass or NamedTuple class, a ``TypeAliasType`` / PEP 695
+alias, or a plain alias reached through a string forward reference) goes to
+``defs``; the recursion point becomes ``RefType(name)``. The name is the
+class's or alias's ``__name__`` (for a forward reference, its last dotted
+part), made of ``[A-Za-z0-9_]``; a second, different type with a taken name
+gets ``_2``, ``_3``, ... in the order the recursions are found: parameters in
+signature order, depth first, fields in declaration order, then the return
+type. The same type always gets the same name within a tool (a generic type
+is "the same" when its type arguments give the same nodes). Subtrees equal to
+a definition's body are folded into a ``RefType`` afterwards, so a plain alias
+that ``get_type_hints`` unrolled once still reads as one reference.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import enum
+import os
+import types
+import typing
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
+from typing import Any, Final
+
+import typing_extensions as te
+
+from toolcall import _ir as ir
+from toolcall._declarations.custom import TypeProvider, class_ref, resolve_ref
+from toolcall._findings import TYPE, Finding
+from toolcall._introspect import structs
+from toolcall._introspect.custom_types import from_providers, self_described, type_fullname
+from toolcall._introspect.hints import module_globals
+from toolcall._introspect.metadata import SchemaError, apply_constraints, read_metadata
+from toolcall._rules import messages
+from toolcall._rules.json_literals import is_json_scalar
+from toolcall._rules.recursion import RecursionTracker
+from toolcall._rules.type_rules import (
+    ARRAY_CLASSES,
+    MAP_CLASSES,
+    MAX_DEPTH,
+    QUALIFIERS,
+    as_string_integer,
+    literal_union,
+    union_of,
+)
+
+__all__ = ["SchemaError", "Walker", "type_name"]
+
+
+def _live(fullname: str) -> Any:
+    """The class a full name of the shared tables names (``typing.Sequence`` is ``collections.abc.Sequence``)."""
+    found = resolve_ref(":".join(fullname.rsplit(".", 1)))
+    return te.get_origin(found) or found
+
+
+# The live classes of ir.PRIMITIVE_CLASSES, the table the plugin reads by name (None is _special's).
+_PRIMITIVES: Final[dict[Any, ir.PrimitiveName]] = {
+    _live(fullname): name for fullname, name in ir.PRIMITIVE_CLASSES.items()
+}
+# The live classes of type_rules.ARRAY_CLASSES and MAP_CLASSES.
+_ARRAYS: Final[dict[Any, typing.Literal["list", "set", "frozenset"]]] = {
+    _live(fullname): container for fullname, container in ARRAY_CLASSES.items()
+}
+_MAPS: Final = frozenset(_live(fullname) for fullname in MAP_CLASSES)
+_ANNOTATED: Final = frozenset({typing.Annotated, te.Annotated})
+_LITERALS: Final = frozenset({typing.Literal, te.Literal})
+_ANYS: Final = frozenset({typing.Any, te.Any})
+_STRS: Final = frozenset({getattr(typing, "LiteralString", te.LiteralString), te.LiteralString})
+# TypedDict key qualifiers: they say whether a key is required, not its type.
+_QUALIFIERS: Final = frozenset(
+    getattr(module, name) for module in (typing, te) for name in QUALIFIERS if hasattr(module, name)
+)
+_ALIAS_CLASSES: Final = tuple({getattr(typing, "TypeAliasType", te.TypeAliasType), te.TypeAliasType})
+
+
+def type_name(tp: Any) -> str:
+    """A readable name for an annotation, for messages."""
+    if isinstance(tp, type) and typing.get_origin(tp) is None:  # before 3.11, list[int] is a type too
+        return tp.__qualname__ if tp.__module__ == "builtins" else f"{tp.__module__}.{tp.__qualname__}"
+    return repr(tp).replace("typing_extensions.", "").replace("typing.", "")
+
+
+class Walker(RecursionTracker):
+    """Walks the annotations of one tool; one instance per tool."""
+
+    def __init__(self, module: str, providers: tuple[type[TypeProvider], ...], namespace: dict[str, Any]) -> None:
+        self.module = module
+        self.providers = providers
+        self.defs: dict[str, ir.TypeNode] = {}
+        self.classes: dict[str, Any] = {}
+        self.findings: list[Finding] = []
+        self.providers_used: list[str] = []
+        self._names: dict[Hashable, str] = {}
+        self._active: set[Hashable] = set()
+        self._namespaces: list[dict[str, Any]] = [namespace]
+        self._bindings: list[dict[Any, ir.TypeNode]] = [{}]
+        self.path: list[str | int] = []
+        self._depth = 0
+
+    # -- state ---------------------------------------------------------------
+
+    def checkpoint(self) -> tuple[Any, ...]:
+        """A snapshot of what the walker collected, for ``restore``."""
+        return (dict(self.defs), dict(self.classes), list(self.findings), list(self.providers_used), dict(self._names))
+
+    def restore(self, snapshot: tuple[Any, ...]) -> None:
+        """Forget everything collected since ``snapshot`` (a walk that failed)."""
+        defs, classes, findings, providers, names = snapshot
+        self.defs, self.classes, self.findings, self.providers_used, self._names = (
+            dict(defs),
+            dict(classes),
+            list(findings),
+            list(providers),
+            dict(names),
+        )
+
+    def fail(self, message: str) -> SchemaError:
+        """A ``SchemaError`` for ``message``, saying where inside the parameter it happened."""
+        where = f" (at {'.'.join(map(str, self.path))})" if self.path else ""
+        return SchemaError(f"{message}{where}")
+
+    def note(self, code: typing.Literal["toolcall-type", "toolcall-default"], message: str) -> None:
+        """Record a finding at the current path (the caller adds tool and parameter)."""
+        self.findings.append(Finding(code, message, path=tuple(self.path)))
+
+    def remember(self, ref: str, obj: Any) -> str:
+        """Record that the IR names ``obj`` by ``ref``; returns ``ref``."""
+        self.classes.setdefault(ref, obj)
+        return ref
+
+    @contextmanager
+    def scope(self, module: str | None, bindings: dict[Any, ir.TypeNode]) -> Iterator[None]:
+        """Walk inside a class or alias: its module's names, its own type arguments."""
+        self._namespaces.append(module_globals(module) if module else self._namespaces[-1])
+        self._bindings.append(bindings)
+        try:
+            yield
+        finally:
+            self._namespaces.pop()
+            self._bindings.pop()
+
+    # -- walking -------------------------------------------------------------
+
+    def walk(self, tp: Any) -> ir.TypeNode:
+        """The IR node of annotation ``tp``; raises ``SchemaError`` when none describes it."""
+        if self._depth >= MAX_DEPTH:
+            # Only a generic type that recurs with ever-growing arguments gets here.
+            raise self.fail(messages.nests_too_deep(type_name(tp)))
+        self._depth += 1
+        try:
+            for handler in _HANDLERS:
+                node = handler(self, tp)
+                if node is not None:
+                    return node
+        finally:
+            self._depth -= 1
+        raise self.fail(messages.no_schema(type_name(tp)))
+
+    def walk_args(self, args: tuple[Any, ...]) -> tuple[ir.TypeNode, ...]:
+        """The nodes of type arguments."""
+        return tuple(self.walk(arg) for arg in args)
+
+    def binding(self, typevar: Any) -> ir.TypeNode | None:
+        """The node a type variable is bound to in the current scope."""
+        return self._bindings[-1].get(typevar)
+
+    def namespace_id(self) -> int:
+        """Identifies the current scope's namespace (forward references are keyed by it)."""
+        return id(self._namespaces[-1])
+
+    def evaluate(self, text: str, module: str | None) -> Any:
+        """Evaluate a string forward reference in its module (or the current scope's)."""
+        namespace = module_globals(module) if module else self._namespaces[-1]
+        try:
+            return eval(text, dict(namespace))  # an annotation, as typing.get_type_hints does
+        except NameError as exc:
+            raise self.fail(f"cannot resolve the forward reference {text!r}: {exc}; define or import it") from None
+
+
+# -- handlers: each returns a node, or None when the annotation is not its kind ---------------
+
+
+def _annotated(w: Walker, tp: Any) -> ir.TypeNode | None:
+    if te.get_origin(tp) not in _ANNOTATED:
+        return None
+    base, *items = te.get_args(tp)
+    meta = read_metadata(tuple(items))
+    if meta.injected:
+        raise w.fail(messages.INJECTED_INSIDE_TYPE)
+    node = w.walk(base)
+    if meta.string_integer:
+        node = _string_integer(w, node, base)
+    return apply_constraints(node, meta.constraints, type_name(tp))
+
+
+def _string_integer(w: Walker, node: ir.TypeNode, base: Any) -> ir.TypeNode:
+    swapped = as_string_integer(node)
+    if swapped is None:
+        raise w.fail(messages.string_integer_misfit(type_name(base)))
+    return swapped
+
+
+def _forward_ref(w: Walker, tp: Any) -> ir.TypeNode | None:
+    if isinstance(tp, str):
+        text, module = tp, None
+    elif isinstance(tp, typing.ForwardRef):
+        text, module = tp.__forward_arg__, getattr(tp, "__forward_module__", None)
+    else:
+        return None
+    target = w.evaluate(text, module)
+    if isinstance(target, (type, *_ALIAS_CLASSES)):
+        return w.walk(target)  # a named type recurs under its own identity
+    key = ("forward", module or w.namespace_id(), text)
+    return w.keyed(key, text.rpartition(".")[2], lambda: w.walk(target))
+
+
+def _typevar(w: Walker, tp: Any) -> ir.TypeNode | None:
+    # An origin: typing_extensions' Unpack[...] before 3.11, which poses as a TypeVar.
+    if not isinstance(tp, typing.TypeVar) or typing.get_origin(tp) is not None:
+        return None
+    bound = w.binding(tp)
+    if bound is not None:
+        return bound
+    if tp.__bound__ is not None:
+        return w.walk(tp.__bound__)
+    if tp.__constraints__:
+        return union_of(w.walk_args(tp.__constraints__))
+    w.note(TYPE, messages.unbound_typevar(tp.__name__))
+    return ir.AnyType("typevar")
+
+
+def _newtype(w: Walker, tp: Any) -> ir.TypeNode | None:
+    supertype = getattr(tp, "__supertype__", None)
+    if supertype is None or isinstance(tp, type):
+        return None
+    return w.walk(supertype)
+
+
+def _alias(w: Walker, tp: Any) -> ir.TypeNode | None:
+    # The subscripted form first: on Python 3.10, ``Alias[int]`` passes
+    # isinstance checks for its origin's class.
+    alias, args = te.get_origin(tp), te.get_args(tp)
+    if not isinstance(alias, _ALIAS_CLASSES):
+        alias, args = tp, ()
+        if not isinstance(alias, _ALIAS_CLASSES):
+            return None
+    arg_nodes = w.walk_args(args)
+    bindings = dict(zip(getattr(alias, "__type_params__", ()), arg_nodes, strict=False))
+
+    def build() -> ir.TypeNode:
+        with w.scope(getattr(alias, "__module__", None), bindings):
+            return w.walk(alias.__value__)
+
+    return w.keyed(("alias", alias, arg_nodes), alias.__name__, build)
+
+
+def _special(w: Walker, tp: Any) -> ir.TypeNode | None:
+    if tp is None or tp is type(None):
+        return ir.Primitive("none")
+    # Identity, not ``in``: an annotation may be unhashable (``x: [int]``).
+    if any(tp is special for special in _ANYS):
+        return ir.AnyType("any")
+    if tp is object:
+        return ir.AnyType("object")
+    if any(tp is special for special in _STRS):
+        return ir.Primitive("str")
+    return None
+
+
+def _literal(w: Walker, tp: Any) -> ir.TypeNode | None:
+    if te.get_origin(tp) not in _LITERALS:
+        return None
+    members = (_literal_member(w, value) for value in te.get_args(tp))
+    return literal_union(members, lambda cls, values: _enum_node(w, cls, values))
+
+
+def _literal_member(w: Walker, value: object) -> tuple[type[enum.Enum] | None, ir.JsonScalar]:
+    """A value a ``Literal[...]`` lists, with its Enum class (``None`` for a plain value)."""
+    if isinstance(value, enum.Enum):
+        return type(value), _enum_value(w, type(value), value)
+    if is_json_scalar(value):
+        return None, value
+    raise w.fail(messages.literal_not_scalar(value))
+
+
+def _union(w: Walker, tp: Any) -> ir.TypeNode | None:
+    origin = te.get_origin(tp)
+    if origin is not typing.Union and not (isinstance(tp, types.UnionType)):
+        return None
+    return union_of(w.walk_args(te.get_args(tp)))
+
+
+def _qualifier(w: Walker, tp: Any) -> ir.TypeNode | None:
+    if te.get_origin(tp) not in _QUALIFIERS:
+        return None
+    return w.walk(te.get_args(tp)[0])
+
+
+def _container(w: Walker, tp: Any) -> ir.TypeNode | None:
+    origin = te.get_origin(tp)
+    if origin is None and isinstance(tp, type):
+        origin = tp  # a bare ``list``, ``dict``, ...
+    args = te.get_args(tp)
+    container = _ARRAYS.get(origin)
+    if container is not None:
+        return ir.ArrayType(w.walk(args[0]) if args else ir.AnyType("any"), container)
+    if origin is tuple:
+        return _tuple(w, tp, args)
+    if origin in _MAPS:
+        return _mapping(w, args)
+    if origin is type or origin is collections.abc.Callable:
+        raise w.fail(messages.not_carried(type_name(tp), "a class object" if origin is type else "a callable"))
+    return None
+
+
+def _tuple(w: Walker, tp: Any, args: tuple[Any, ...]) -> ir.TypeNode:
+    if tp is tuple or tp is typing.Tuple:  # noqa: UP006 - the bare typing alias is a distinct object
+        return ir.ArrayType(ir.AnyType("any"), "tuple")
+    if len(args) == 2 and args[1] is Ellipsis:
+        return ir.ArrayType(w.walk(args[0]), "tuple")
+    if args == ((),):  # tuple[()] on Python 3.10
+        args = ()
+    return ir.TupleType(w.walk_args(args))
+
+
+def _mapping(w: Walker, args: tuple[Any, ...]) -> ir.TypeNode:
+    if not args:
+        return ir.MapType(ir.AnyType("any"))
+    if args[0] is not str:
+        raise w.fail(messages.mapping_key_not_str(type_name(args[0])))
+    return ir.MapType(w.walk(args[1]))
+
+
+def _class(w: Walker, tp: Any) -> ir.TypeNode | None:
+    # The subscripted form first: on Python 3.10, ``list[int]`` passes ``isinstance(_, type)``.
+    cls, args = te.get_origin(tp), te.get_args(tp)
+    if cls is None:
+        cls, args = tp, ()
+    if not isinstance(cls, type):
+        return None
+    primitive = _PRIMITIVES.get(cls)
+    if primitive is not None:
+        return ir.Primitive(primitive)
+    custom = self_described(cls)
+    if custom is not None:
+        w.remember(custom.ref, cls)
+        return custom
+    if issubclass(cls, enum.Enum):
+        return _enum_node(w, cls, tuple(_enum_value(w, cls, m) for m in cls))
+    structured = structs.structured(w, cls, args)
+    if structured is not None:
+        return structured
+    if issubclass(cls, os.PathLike):
+        return ir.Primitive("path")
+    return _provided(w, cls, args)
+
+
+def _provided(w: Walker, cls: type[Any], args: tuple[Any, ...]) -> ir.TypeNode | None:
+    found = from_providers(cls, tuple(type_fullname(a) for a in args), w.providers)
+    if found is None:
+        return None
+    w.remember(found.node.ref, cls)
+    provider_ref = w.remember(class_ref(found.provider), found.provider)
+    if provider_ref not in w.providers_used:
+        w.providers_used.append(provider_ref)
+    return found.node
+
+
+def _enum_value(w: Walker, cls: type[enum.Enum], member: enum.Enum) -> ir.JsonScalar:
+    value = member.value
+    if is_json_scalar(value):
+        return value
+    raise w.fail(messages.enum_value_not_scalar(type_name(cls), repr(value), member.name))
+
+
+def _enum_node(w: Walker, cls: type[enum.Enum], values: tuple[ir.JsonScalar, ...]) -> ir.EnumType:
+    from toolcall._introspect.docs import class_description
+
+    return ir.EnumType(w.remember(class_ref(cls), cls), values, class_description(cls))
+
+
+_HANDLERS: Final[tuple[Callable[[Walker, Any], ir.TypeNode | None], ...]] = (
+    _annotated,
+    _forward_ref,
+    _typevar,
+    _newtype,
+    _alias,
+    _special,
+    _literal,
+    _union,
+    _qualifier,
+    _container,
+    _class,
+)

@@ -1,0 +1,482 @@
+"""The intermediate representation (IR) of a tool.
+
+Both front ends (runtime introspection in ``toolcall._introspect`` and the mypy
+plugin in ``toolcall_mypy``) produce these frozen dataclasses; the renderers and
+the dispatcher consume them. The IR is the schema cache's format too, so every
+node round-trips losslessly through JSON (``to_json`` / ``from_json``).
+
+Design rules:
+
+* Nodes say what the Python side expects, not what a provider wants; the
+  renderers decide the JSON Schema spelling.
+* Classes and callables are named by reference (``"module:qualname"``), never
+  held, so the IR can be written by mypy and read in production.
+* JSON values that live inside nodes (defaults, custom schemas) are kept as
+  canonical JSON text, so the nodes stay hashable and immutable.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal, Union, cast
+
+from toolcall._cache.constants import SCHEMA_VERSION
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "AnyType",
+    "ArrayType",
+    "Constrained",
+    "Constraints",
+    "CustomType",
+    "Default",
+    "Definition",
+    "EnumType",
+    "Field",
+    "JsonValue",
+    "LiteralType",
+    "MapType",
+    "ObjectType",
+    "Parameter",
+    "ParameterKind",
+    "Primitive",
+    "PrimitiveName",
+    "RefType",
+    "Tool",
+    "TupleType",
+    "TypeNode",
+    "UnionType",
+    "canonical_json",
+    "from_json",
+    "to_json",
+]
+
+
+JsonValue = Union[None, bool, int, float, str, list["JsonValue"], dict[str, "JsonValue"]]
+JsonScalar = Union[None, bool, int, float, str]
+
+
+def canonical_json(value: object) -> str:
+    """Encode ``value`` as compact JSON with sorted keys (one spelling per value)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+PrimitiveName = Literal[
+    "str",
+    "int",
+    "float",
+    "bool",
+    "none",
+    "datetime",
+    "date",
+    "time",
+    "timedelta",
+    "uuid",
+    "ipv4",
+    "ipv6",
+    "decimal",
+    "path",
+    "string_integer",
+]
+
+PRIMITIVE_NAMES: frozenset[str] = frozenset(PrimitiveName.__args__)  # type: ignore[attr-defined]
+
+#: The one table of classes that are primitives: each class's full name
+#: (``module.qualname``, as mypy names it) and the primitive it becomes. Both
+#: front ends read it: the mypy plugin by name, the runtime by the class the
+#: name resolves to (exact classes only, no subclasses). ``None`` and
+#: ``os.PathLike`` classes (``"path"``) are matched by rules of their own, and
+#: ``"string_integer"`` comes from ``Param(wire=...)``. A new primitive adds its
+#: row here, its name to ``PrimitiveName``, its coercer to ``toolcall._wire.scalars``
+#: (and its reason code's text to ``toolcall.errors``) and its wire format to
+#: ``toolcall._wire.patterns`` (docs/internal/architecture.md, "Adding a primitive type").
+PRIMITIVE_CLASSES: dict[str, PrimitiveName] = {
+    "builtins.str": "str",
+    "builtins.int": "int",
+    "builtins.float": "float",
+    "builtins.bool": "bool",
+    "datetime.datetime": "datetime",
+    "datetime.date": "date",
+    "datetime.time": "time",
+    "datetime.timedelta": "timedelta",
+    "uuid.UUID": "uuid",
+    "ipaddress.IPv4Address": "ipv4",
+    "ipaddress.IPv6Address": "ipv6",
+    "decimal.Decimal": "decimal",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Primitive:
+    """A scalar the wire carries as one JSON value.
+
+    ``name`` is the Python type the function receives (``"path"`` → ``Path``,
+    ``"string_integer"`` → an ``int`` sent as a decimal string).
+    """
+
+    kind: ClassVar[str] = "primitive"
+    name: PrimitiveName
+
+
+@dataclass(frozen=True, slots=True)
+class AnyType:
+    """Any JSON value (``Any``, ``object``, an unbounded TypeVar, no annotation)."""
+
+    kind: ClassVar[str] = "any"
+    origin: Literal["any", "object", "typevar", "unannotated"] = "any"
+
+
+@dataclass(frozen=True, slots=True)
+class LiteralType:
+    """``Literal[...]``: one of the listed JSON scalars, received as is."""
+
+    kind: ClassVar[str] = "literal"
+    values: tuple[JsonScalar, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EnumType:
+    """An ``Enum`` class: the wire carries a member's value, the function gets the member."""
+
+    kind: ClassVar[str] = "enum"
+    ref: str
+    values: tuple[JsonScalar, ...]
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ArrayType:
+    """A homogeneous JSON array restored as ``container``."""
+
+    kind: ClassVar[str] = "array"
+    items: TypeNode
+    container: Literal["list", "tuple", "set", "frozenset"] = "list"
+
+
+@dataclass(frozen=True, slots=True)
+class TupleType:
+    """A fixed-length tuple (``tuple[A, B]``), one type per position."""
+
+    kind: ClassVar[str] = "tuple"
+    items: tuple[TypeNode, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class MapType:
+    """An open object with string keys (``dict[str, V]``, ``Mapping[str, V]``)."""
+
+    kind: ClassVar[str] = "map"
+    values: TypeNode
+
+
+@dataclass(frozen=True, slots=True)
+class Default:
+    """A default that JSON can carry, kept as canonical JSON text."""
+
+    json: str
+
+    @classmethod
+    def of(cls, value: JsonValue) -> Default:
+        """Wrap a JSON value."""
+        return cls(canonical_json(value))
+
+    @property
+    def value(self) -> JsonValue:
+        """The default as a fresh JSON value."""
+        return cast(JsonValue, json.loads(self.json))
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    """A field of a TypedDict, dataclass or NamedTuple."""
+
+    name: str
+    type: TypeNode
+    required: bool = True
+    default: Default | None = None
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ObjectType:
+    """A closed object restored as ``ref`` (a dict for TypedDicts, else an instance)."""
+
+    kind: ClassVar[str] = "object"
+    ref: str
+    shape: Literal["typeddict", "dataclass", "namedtuple"]
+    fields: tuple[Field, ...]
+    description: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class UnionType:
+    """``A | B | ...``; ``None`` appears as ``Primitive("none")`` among the options."""
+
+    kind: ClassVar[str] = "union"
+    options: tuple[TypeNode, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RefType:
+    """A reference to ``Tool.defs[name]`` (only recursive types are referenced)."""
+
+    kind: ClassVar[str] = "ref"
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class CustomType:
+    """A type that describes itself (``__toolcall_schema__``) or a ``TypeProvider`` describes.
+
+    ``schema`` is canonical JSON text. ``provider`` is the provider class
+    reference, or ``None`` when the class itself (``ref``) carries the schema;
+    ``coerce`` says whether a coercion hook exists.
+    """
+
+    kind: ClassVar[str] = "custom"
+    ref: str
+    schema: str
+    provider: str | None = None
+    coerce: bool = False
+    args: tuple[str, ...] = ()
+
+    @property
+    def schema_value(self) -> dict[str, JsonValue]:
+        """The schema as a fresh dict."""
+        return cast("dict[str, JsonValue]", json.loads(self.schema))
+
+
+@dataclass(frozen=True, slots=True)
+class Constraints:
+    """Bounds from ``Param`` or ``annotated_types``; ``None`` means unset."""
+
+    ge: int | float | None = None
+    le: int | float | None = None
+    gt: int | float | None = None
+    lt: int | float | None = None
+    multiple_of: int | float | None = None
+    min_length: int | None = None
+    max_length: int | None = None
+    pattern: str | None = None
+
+    def merged(self, other: Constraints) -> Constraints:
+        """These constraints with ``other``'s set values on top."""
+        changes = {
+            f.name: getattr(other, f.name) for f in dataclasses.fields(other) if getattr(other, f.name) is not None
+        }
+        return dataclasses.replace(self, **changes)
+
+    def is_empty(self) -> bool:
+        """True when no constraint is set."""
+        return all(getattr(self, f.name) is None for f in dataclasses.fields(self))
+
+
+@dataclass(frozen=True, slots=True)
+class Constrained:
+    """``base`` with constraints the dispatcher enforces."""
+
+    kind: ClassVar[str] = "constrained"
+    base: TypeNode
+    constraints: Constraints
+
+
+TypeNode = Union[
+    Primitive,
+    AnyType,
+    LiteralType,
+    EnumType,
+    ArrayType,
+    TupleType,
+    MapType,
+    ObjectType,
+    UnionType,
+    RefType,
+    CustomType,
+    Constrained,
+]
+
+ParameterKind = Literal["positional_only", "positional_or_keyword", "keyword_only", "var_keyword"]
+
+
+@dataclass(frozen=True, slots=True)
+class Parameter:
+    """One parameter of a tool function.
+
+    ``required`` is false when the function has a default (``default`` holds
+    it only when JSON can carry it). For ``var_keyword`` (``**kwargs: T``),
+    ``type`` is ``T``. Injected parameters never reach a schema.
+    """
+
+    name: str
+    kind: ParameterKind
+    type: TypeNode
+    required: bool = True
+    default: Default | None = None
+    description: str | None = None
+    injected: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Definition:
+    """A named (recursive) type, rendered under ``$defs``."""
+
+    name: str
+    type: TypeNode
+
+
+@dataclass(frozen=True, slots=True)
+class Tool:
+    """Everything the renderers and the dispatcher need to know about one tool."""
+
+    name: str
+    module: str
+    qualname: str
+    description: str
+    parameters: tuple[Parameter, ...]
+    defs: tuple[Definition, ...] = ()
+    returns: TypeNode | None = None
+    providers: tuple[str, ...] = ()
+
+    def definition(self, name: str) -> TypeNode:
+        """The type behind ``RefType(name)``."""
+        for d in self.defs:
+            if d.name == name:
+                return d.type
+        raise KeyError(name)
+
+
+_NODE_CLASSES: dict[str, type[Any]] = {
+    cls.kind: cls
+    for cls in (
+        Primitive,
+        AnyType,
+        LiteralType,
+        EnumType,
+        ArrayType,
+        TupleType,
+        MapType,
+        ObjectType,
+        UnionType,
+        RefType,
+        CustomType,
+        Constrained,
+    )
+}
+_RECORD_CLASSES: dict[str, type[Any]] = {
+    cls.__name__: cls for cls in (Default, Field, Constraints, Parameter, Definition, Tool)
+}
+
+
+def to_json(value: Any) -> Any:
+    """Encode an IR object (a ``Tool``, a node, ...) as plain JSON data.
+
+    Type nodes carry their ``kind``; records are plain objects whose fields
+    are known from their position in the tree. Unset optional fields are
+    omitted, so the encoding stays small.
+    """
+    cls = type(value)
+    layout = _LAYOUTS.get(cls)
+    if layout is not None:
+        return _record_json(value, layout)
+    if cls is tuple:
+        return [to_json(v) for v in value]
+    if cls in _SCALARS:
+        return value
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return _record_json(value, _layout(cls))
+    if isinstance(value, tuple):
+        return [to_json(v) for v in value]
+    return value
+
+
+#: Per record class: its ``kind`` (or ``None``) and each field's name and default (or ``MISSING``).
+_Layout = tuple[Union[str, None], tuple[tuple[str, Any], ...]]
+_LAYOUTS: dict[type[Any], _Layout] = {}
+_SCALARS: frozenset[type[Any]] = frozenset((str, int, float, bool, type(None)))
+
+
+def _layout(cls: type[Any]) -> _Layout:
+    kind = getattr(cls, "kind", None)
+    fields = tuple((f.name, f.default) for f in dataclasses.fields(cls))
+    found = _LAYOUTS[cls] = (kind if isinstance(kind, str) else None, fields)
+    return found
+
+
+def _record_json(value: Any, layout: _Layout) -> dict[str, Any]:
+    kind, fields = layout
+    out: dict[str, Any] = {} if kind is None else {"kind": kind}
+    for name, default in fields:
+        item = getattr(value, name)
+        if default is not dataclasses.MISSING and type(item) is type(default) and item == default:
+            continue
+        out[name] = to_json(item)
+    return out
+
+
+def from_json(data: Any, record: type[Any] = Tool) -> Any:
+    """Decode what ``to_json`` produced; ``record`` is the expected class at the root."""
+    return _decode(data, record)
+
+
+def _decode(data: Any, cls: type[Any]) -> Any:
+    if isinstance(data, dict) and cls is _AnyNode:
+        cls = _NODE_CLASSES.get(data.get("kind"), _AnyNode)  # type: ignore[arg-type]
+    if not (isinstance(data, dict) and dataclasses.is_dataclass(cls)):
+        raise ValueError(f"cannot decode {_short(data)} as {cls.__name__}")
+    kwargs: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name in data:
+            kwargs[f.name] = _decode_field(data[f.name], _FIELD_TYPES[cls.__name__].get(f.name))
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:  # a required field is missing
+        raise ValueError(f"cannot decode {_short(data)} as {cls.__name__}: {exc}") from None
+
+
+def _short(data: Any) -> str:
+    text = repr(data)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+class _AnyNode:
+    """Marker: the field holds any type node (dispatched on ``kind``)."""
+
+
+def _decode_field(data: Any, spec: tuple[str, type[Any]] | None) -> Any:
+    if spec is None:
+        return tuple(data) if isinstance(data, list) else data
+    shape, cls = spec
+    if shape == "one":
+        return _decode(data, cls)
+    if not isinstance(data, list):
+        raise ValueError(f"cannot decode {_short(data)} as a list of {cls.__name__}")
+    return tuple(_decode(item, cls) for item in data)
+
+
+# Which fields hold nested IR objects: ("one", class) or ("many", class).
+_FIELD_TYPES: dict[str, dict[str, tuple[str, type[Any]]]] = {
+    "Primitive": {},
+    "AnyType": {},
+    "LiteralType": {},
+    "EnumType": {},
+    "ArrayType": {"items": ("one", _AnyNode)},
+    "TupleType": {"items": ("many", _AnyNode)},
+    "MapType": {"values": ("one", _AnyNode)},
+    "ObjectType": {"fields": ("many", Field)},
+    "UnionType": {"options": ("many", _AnyNode)},
+    "RefType": {},
+    "CustomType": {},
+    "Constrained": {"base": ("one", _AnyNode), "constraints": ("one", Constraints)},
+    "Default": {},
+    "Field": {"type": ("one", _AnyNode), "default": ("one", Default)},
+    "Constraints": {},
+    "Parameter": {"type": ("one", _AnyNode), "default": ("one", Default)},
+    "Definition": {"type": ("one", _AnyNode)},
+    "Tool": {
+        "parameters": ("many", Parameter),
+        "defs": ("many", Definition),
+        "returns": ("one", _AnyNode),
+    },
+}

@@ -1,0 +1,219 @@
+"""IR -> the canonical (non-strict) JSON Schema 2020-12 of a tool.
+
+This is the one description every provider pass starts from. It says exactly
+what the dispatcher accepts: objects are closed unless the type is open, and
+every constraint is either a keyword or, where JSON Schema cannot put it on
+the type (bounds on a ``string_integer``), a note in the description.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+
+from toolcall import _ir as ir
+from toolcall._render.constrain import constrain
+from toolcall._render.schema import Schema, distinct, enum_groups, ref_to, tuple_items
+from toolcall._wire import patterns
+
+__all__ = ["output_schema", "parameters_schema"]
+
+_PLAIN_TYPES = {
+    "str": "string",
+    "int": "integer",
+    "float": "number",
+    "bool": "boolean",
+    "none": "null",
+    "path": "string",
+}
+_PATTERNS = {"decimal": patterns.DECIMAL_PATTERN, "string_integer": patterns.STRING_INTEGER_PATTERN}
+
+
+def parameters_schema(tool: ir.Tool) -> Schema:
+    """The canonical schema of ``tool``'s parameters (injected ones left out)."""
+    builder = _Builder(tool)
+    return builder.with_defs(builder.root(tool.parameters))
+
+
+def output_schema(tool: ir.Tool) -> Schema | None:
+    """The schema of ``tool``'s return value when it is an object schema, else ``None``.
+
+    A return type that is a reference to a recursive definition is rendered
+    from that definition, so a recursive TypedDict still gives an object root.
+    """
+    if tool.returns is None:
+        return None
+    builder = _Builder(tool)
+    node = tool.returns
+    if isinstance(node, ir.RefType):
+        node = builder.definition(node.name)
+    schema = builder.node(node)
+    if schema.get("type") != "object":
+        return None
+    return builder.with_defs(schema)
+
+
+class _Builder:
+    """Renders the nodes of one tool, remembering which definitions are referenced."""
+
+    def __init__(self, tool: ir.Tool) -> None:
+        self.tool = tool
+        self.used: dict[str, None] = {}  # an ordered set
+
+    def definition(self, name: str) -> ir.TypeNode:
+        """The type behind ``RefType(name)``, as a ``ValueError`` when the tool lacks it."""
+        try:
+            return self.tool.definition(name)
+        except KeyError:
+            raise ValueError(f"tool {self.tool.name!r}: reference to unknown definition {name!r}") from None
+
+    def root(self, parameters: Sequence[ir.Parameter]) -> Schema:
+        """The closed root object; ``**kwargs: T`` opens it to extra properties of type T."""
+        properties: Schema = {}
+        required: list[str] = []
+        extra: Schema | bool = False
+        for p in parameters:
+            if p.injected:
+                continue
+            if p.kind == "var_keyword":
+                extra = self.node(p.type, p.description)
+                continue
+            properties[p.name] = self.member(p.type, p.description, p.default)
+            if p.required:
+                required.append(p.name)
+        schema = _object(properties, required, extra)
+        injected = [p.name for p in parameters if p.injected]
+        if extra is not False and injected:
+            # ``**kwargs`` must not let the model send an injected parameter's name:
+            # Python would bind it to that parameter.
+            schema["propertyNames"] = {"not": {"enum": injected}}
+        return schema
+
+    def with_defs(self, schema: Schema) -> Schema:
+        """``schema`` with the referenced definitions (and theirs, transitively) under ``$defs``."""
+        rendered: dict[str, Schema] = {}
+        while missing := [n for n in self.used if n not in rendered]:
+            for name in missing:
+                rendered[name] = self.node(self.definition(name))
+        if rendered:
+            # Declaration order, not discovery order, so the output does not depend on traversal.
+            order = [d.name for d in self.tool.defs]
+            schema["$defs"] = {n: rendered[n] for n in sorted(rendered, key=order.index)}
+        return schema
+
+    def member(self, node: ir.TypeNode, description: str | None, default: ir.Default | None) -> Schema:
+        """A property: the node's schema with the member's description and default."""
+        schema = self.node(node, description)
+        if default is not None:
+            schema["default"] = default.value
+        return schema
+
+    def node(self, node: ir.TypeNode, description: str | None = None) -> Schema:
+        """The schema of ``node``; ``description`` (when not ``None``) replaces the node's own.
+
+        ``""`` removes the node's own description (``Param(description="")``
+        means none). It is applied under constraints, so their notes survive.
+        """
+        if isinstance(node, ir.Constrained):
+            return constrain(self.node(node.base, description), node.constraints)
+        schema = self.shape(node)
+        if description is not None:
+            schema.pop("description", None)
+            if description:
+                schema["description"] = description
+        return schema
+
+    def shape(self, node: ir.TypeNode) -> Schema:
+        """The schema of one node, with its own description."""
+        match node:
+            case ir.Primitive(name=name):
+                return _primitive(name)
+            case ir.AnyType():
+                return {}
+            case ir.LiteralType(values=values):
+                return _enum(values, None)
+            case ir.EnumType(values=values, description=description):
+                return _enum(values, description)
+            case ir.ArrayType(items=items, container=container):
+                schema: Schema = {"type": "array", "items": self.node(items)}
+                if container in ("set", "frozenset"):
+                    schema["uniqueItems"] = True
+                return schema
+            case ir.TupleType(items=items):
+                return _tuple([self.node(t) for t in items])
+            case ir.MapType(values=values):
+                return {"type": "object", "additionalProperties": self.node(values)}
+            case ir.ObjectType():
+                return self.object(node)
+            case ir.UnionType(options=options):
+                return _union([self.node(o) for o in options])
+            case ir.RefType(name=name):
+                self.used[name] = None
+                return {"$ref": ref_to(name)}
+            case ir.CustomType():
+                return dict(node.schema_value)
+            case ir.Constrained():
+                return self.node(node)
+        raise TypeError(f"unknown IR node {node!r}")
+
+    def object(self, node: ir.ObjectType) -> Schema:
+        """A TypedDict, dataclass or NamedTuple: a closed object in field order."""
+        properties = {f.name: self.member(f.type, f.description, f.default) for f in node.fields}
+        schema = _object(properties, [f.name for f in node.fields if f.required], False)
+        if node.description:
+            schema["description"] = node.description
+        return schema
+
+
+def _object(properties: Schema, required: list[str], extra: Schema | bool) -> Schema:
+    schema: Schema = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = extra
+    return schema
+
+
+def _primitive(name: str) -> Schema:
+    if name in patterns.PRIMITIVE_FORMATS:
+        return {"type": "string", "format": patterns.PRIMITIVE_FORMATS[name]}
+    if name in _PATTERNS:
+        return {"type": "string", "pattern": _PATTERNS[name]}
+    return {"type": _PLAIN_TYPES[name]}
+
+
+def _enum(values: Sequence[ir.JsonScalar], description: str | None) -> Schema:
+    groups = enum_groups(values)
+    schema: Schema = {"type": groups[0][0]} if len(groups) == 1 else {}
+    schema["enum"] = list(values)
+    if description:
+        schema["description"] = description
+    return schema
+
+
+def _tuple(positions: list[Schema]) -> Schema:
+    """``prefixItems`` plus an ``items`` that admits every position's type.
+
+    ``items`` is there because OpenAI rejects arrays without it even when not
+    strict; with ``maxItems`` equal to the length it admits nothing extra. An
+    empty tuple has no positions (``prefixItems`` may not be empty), so its
+    ``items`` is a typed placeholder that ``maxItems: 0`` never lets through.
+    """
+    if not positions:
+        return {"type": "array", "items": {"type": "null"}, "maxItems": 0}
+    n = len(positions)
+    return {
+        "type": "array",
+        "prefixItems": positions,
+        "items": copy.deepcopy(tuple_items(positions)),
+        "minItems": n,
+        "maxItems": n,
+    }
+
+
+def _union(options: list[Schema]) -> Schema:
+    branches: list[Schema] = []
+    for option in options:
+        # A nested union is flattened: A | (B | C) is one anyOf.
+        branches.extend(option["anyOf"] if set(option) == {"anyOf"} else [option])
+    unique = distinct(branches)
+    return unique[0] if len(unique) == 1 else {"anyOf": unique}

@@ -1,0 +1,148 @@
+"""Provider limits that can be known before a request is sent.
+
+Per tool (``ValueError``, the provider would reject the request): OpenAI
+Chat Completions' 1024-character description; OpenAI strict's nesting,
+property, enum and total-size budgets. Per request (``check_request``):
+Anthropic strict's tool, optional-parameter and union budgets (``ValueError``)
+and the tool-count caps of OpenAI and Gemini (a finding: they are observed,
+not documented, and a caller may know better).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Final
+
+from toolcall import _ir as ir
+from toolcall._findings import STRICT, Finding
+from toolcall._ir import canonical_json
+from toolcall._render.providers import PROVIDERS
+from toolcall._render.schema import Schema, has_type, iter_schemas, subschemas
+
+__all__ = [
+    "ANTHROPIC_STRICT_MAX_OPTIONAL",
+    "ANTHROPIC_STRICT_MAX_TOOLS",
+    "ANTHROPIC_STRICT_MAX_UNIONS",
+    "OPENAI_MAX_DESCRIPTION",
+    "OPENAI_STRICT_MAX_CHARS",
+    "OPENAI_STRICT_MAX_DEPTH",
+    "OPENAI_STRICT_MAX_ENUM_VALUES",
+    "OPENAI_STRICT_MAX_PROPERTIES",
+    "check_anthropic_strict_request",
+    "check_description",
+    "check_openai_strict",
+    "count_findings",
+]
+
+OPENAI_MAX_DESCRIPTION: Final = 1024
+OPENAI_STRICT_MAX_DEPTH: Final = 10
+OPENAI_STRICT_MAX_PROPERTIES: Final = 5000
+OPENAI_STRICT_MAX_ENUM_VALUES: Final = 1000
+OPENAI_STRICT_MAX_CHARS: Final = 120_000
+# One string enum with more than this many values may total at most _LARGE_ENUM_CHARS characters.
+_LARGE_ENUM: Final = 250
+_LARGE_ENUM_CHARS: Final = 15_000
+ANTHROPIC_STRICT_MAX_TOOLS: Final = 20
+ANTHROPIC_STRICT_MAX_OPTIONAL: Final = 24
+ANTHROPIC_STRICT_MAX_UNIONS: Final = 16
+
+
+def check_description(tool: ir.Tool, provider: str) -> None:
+    """Chat Completions rejects a function description over 1024 characters (strict or not)."""
+    if provider == "openai" and len(tool.description) > OPENAI_MAX_DESCRIPTION:
+        raise ValueError(
+            f"tool {tool.name!r}: its description has {len(tool.description)} characters; OpenAI Chat "
+            f"Completions accepts at most {OPENAI_MAX_DESCRIPTION}; shorten the docstring or pass description="
+        )
+
+
+def check_openai_strict(tool: str, schema: Schema) -> None:
+    """OpenAI Structured Outputs' documented budgets for one schema."""
+    nodes: list[Schema] = []
+    _at_most(tool, "levels of object nesting", _depth(schema, nodes), OPENAI_STRICT_MAX_DEPTH)
+    # Most nodes have neither properties nor values: the counts skip them.
+    objects = [s for s in nodes if "properties" in s]
+    valued = [s for s in nodes if "enum" in s or "const" in s]
+    _at_most(tool, "object properties", sum(len(s["properties"]) for s in objects), OPENAI_STRICT_MAX_PROPERTIES)
+    _at_most(tool, "enum values", sum(len(_values(s)) for s in valued), OPENAI_STRICT_MAX_ENUM_VALUES)
+    _at_most(tool, "characters of names and enum values", _chars(schema, nodes), OPENAI_STRICT_MAX_CHARS)
+    for s in valued:
+        strings = [v for v in s.get("enum", ()) if isinstance(v, str)]
+        if len(strings) > _LARGE_ENUM:
+            _at_most(
+                tool, f"characters in an enum of {len(strings)} strings", sum(map(len, strings)), _LARGE_ENUM_CHARS
+            )
+
+
+def check_anthropic_strict_request(definitions: Sequence[dict[str, Any]]) -> None:
+    """Anthropic's budgets across the strict tools of one request (non-strict tools do not count)."""
+    schemas = [d["input_schema"] for d in definitions if d.get("strict") is True]
+    where = "one Anthropic request (strict tools)"
+    _at_most(where, "strict tools", len(schemas), ANTHROPIC_STRICT_MAX_TOOLS)
+    _at_most(where, "optional parameters", sum(_optional(s) for s in schemas), ANTHROPIC_STRICT_MAX_OPTIONAL)
+    unions = sum(_unions(s) for s in schemas)
+    _at_most(where, "parameters using anyOf or type arrays", unions, ANTHROPIC_STRICT_MAX_UNIONS)
+
+
+def count_findings(provider: str, count: int) -> list[Finding]:
+    """A finding when a request has more tools than the provider is known to accept."""
+    cap = PROVIDERS[provider].max_tools
+    if cap is None or count <= cap:
+        return []
+    message = f"{count} tools in one request; {provider} has rejected more than {cap}: send a subset per request"
+    return [Finding(STRICT, message)]
+
+
+def _at_most(where: str, what: str, value: int, limit: int) -> None:
+    if value > limit:
+        raise ValueError(f"{where}: {value} {what}, over the provider's limit of {limit}")
+
+
+def _depth(schema: Any, nodes: list[Schema]) -> int:
+    """Object nesting in the document as written: a ``$ref`` is not followed (recursion is allowed).
+
+    Also appends every dict subschema to ``nodes``, in ``iter_schemas`` order, so the
+    other budgets need no second walk.
+    """
+    if not isinstance(schema, dict):
+        return 0
+    nodes.append(schema)
+    below = defs = 0
+    for key, child in subschemas(schema):
+        if key == "$defs":
+            defs = max(defs, _depth(child, nodes))  # a definition's nesting starts again at its root
+        else:
+            below = max(below, _depth(child, nodes))
+    here = 1 if has_type(schema, "object") else 0
+    return max(here + below, defs)
+
+
+def _values(schema: Schema) -> list[Any]:
+    return [*schema.get("enum", ()), *([schema["const"]] if "const" in schema else [])]
+
+
+def _chars(root: Schema, nodes: list[Schema]) -> int:
+    """The characters of the root's definition names and of every node's property names and enum values."""
+    total = sum(len(name) for name in root.get("$defs", {}))
+    for s in nodes:
+        if "properties" in s:
+            total += sum(len(name) for name in s["properties"])
+        if "enum" in s or "const" in s:
+            total += sum(len(v) if isinstance(v, str) else len(canonical_json(v)) for v in _values(s))
+    return total
+
+
+def _optional(schema: Schema) -> int:
+    return sum(
+        len([n for n in s.get("properties", {}) if n not in s.get("required", ())]) for _, s in iter_schemas(schema)
+    )
+
+
+def _unions(schema: Schema) -> int:
+    """Properties (at any depth) whose schema is an ``anyOf`` or has a list of types."""
+    return sum(
+        1
+        for _, s in iter_schemas(schema)
+        for p in s.get("properties", {}).values()
+        if isinstance(p, dict) and ("anyOf" in p or isinstance(p.get("type"), list))
+    )

@@ -1,0 +1,220 @@
+"""Helpers over JSON Schema dicts, shared by the canonical renderer and the passes.
+
+The passes read and write plain JSON Schema (not IR), so a custom type's own
+schema goes through the same rewrites as the schemas toolcall builds.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from toolcall._ir import canonical_json
+from toolcall._render.keywords import MANY, NAMED, ONE
+
+__all__ = [
+    "Location",
+    "Schema",
+    "accepts_null",
+    "as_schema",
+    "children",
+    "def_name",
+    "distinct",
+    "enum_groups",
+    "has_type",
+    "iter_schemas",
+    "json_type",
+    "map_children",
+    "plain",
+    "recursive_defs",
+    "ref_to",
+    "subschemas",
+    "tuple_items",
+    "types_of",
+]
+
+Schema = dict[str, Any]
+#: Where a subschema sits: the JSON-pointer parts from the root, e.g. ``("properties", "days")``.
+Location = tuple[str | int, ...]
+
+_SUBSCHEMA_KEYWORDS = ONE | MANY | NAMED
+
+_DEFS_PREFIX = "#/$defs/"
+
+
+def plain(value: Any) -> Any:
+    """A fresh copy of JSON data with no shared sub-objects (and no NaN)."""
+    return json.loads(json.dumps(value, allow_nan=False))
+
+
+def as_schema(value: Any) -> Schema:
+    """A schema dict for ``value``; the boolean schemas become ``{}`` and ``{"not": {}}``."""
+    if value is True:
+        return {}
+    if value is False:
+        return {"not": {}}
+    if not isinstance(value, dict):
+        raise ValueError(f"not a JSON Schema: {value!r}")
+    return dict(value)
+
+
+def json_type(value: Any) -> str:
+    """The JSON Schema type name of a JSON value (``True`` is a boolean, not an integer)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    return "array" if isinstance(value, list) else "object"
+
+
+def enum_groups(values: Sequence[Any]) -> list[tuple[str, list[Any]]]:
+    """Enum values grouped by JSON type, in first-seen order; integers join numbers when both occur."""
+    kinds = [json_type(v) for v in values]
+    if "integer" in kinds and "number" in kinds:
+        # Every integer is a number: one "number" group keeps them in one branch.
+        kinds = ["number" if k == "integer" else k for k in kinds]
+    groups: dict[str, list[Any]] = {}
+    for kind, value in zip(kinds, values, strict=True):
+        groups.setdefault(kind, []).append(value)
+    return list(groups.items())
+
+
+def distinct(schemas: Sequence[Schema]) -> list[Schema]:
+    """``schemas`` without repeats (by value), in first-seen order."""
+    seen: dict[str, Schema] = {}
+    for schema in schemas:
+        seen.setdefault(canonical_json(schema), schema)
+    return list(seen.values())
+
+
+def tuple_items(positions: Sequence[Any]) -> Schema:
+    """An ``items`` admitting every tuple position: the one schema when all agree, else their ``anyOf``."""
+    unique = distinct([as_schema(p) for p in positions])
+    return unique[0] if len(unique) == 1 else {"anyOf": unique}
+
+
+def has_type(schema: Schema, name: str) -> bool:
+    """``name in types_of(schema)``, without building the set (this runs once or more per node)."""
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return declared == name
+    return isinstance(declared, list) and name in declared
+
+
+def types_of(schema: Schema) -> set[str]:
+    """The names in ``schema["type"]`` (a string or a list), else the empty set."""
+    declared = schema.get("type")
+    if isinstance(declared, str):
+        return {declared}
+    if isinstance(declared, list):
+        return {t for t in declared if isinstance(t, str)}
+    return set()
+
+
+def accepts_null(schema: Schema) -> bool:
+    """True when ``schema`` visibly admits ``null`` (by type, enum, const or an anyOf branch)."""
+    if has_type(schema, "null") or schema.get("const", 0) is None:
+        return True
+    if None in schema.get("enum", ()):
+        return True
+    return any(accepts_null(as_schema(b)) for b in schema.get("anyOf", ()))
+
+
+def ref_to(name: str) -> str:
+    """The local ``$ref`` for definition ``name`` (JSON-pointer escaped)."""
+    return _DEFS_PREFIX + name.replace("~", "~0").replace("/", "~1")
+
+
+def def_name(ref: str) -> str | None:
+    """The definition name a local ``#/$defs/...`` reference points to, else ``None``."""
+    if not ref.startswith(_DEFS_PREFIX):
+        return None
+    return ref[len(_DEFS_PREFIX) :].replace("~1", "/").replace("~0", "~")
+
+
+def map_children(schema: Schema, at: Location, visit: Callable[[Any, Location], Schema]) -> Schema:
+    """``schema`` with every subschema replaced by ``visit(subschema, location)``.
+
+    Boolean single-subschema values (``additionalProperties: false``) are kept as they are.
+    """
+    out: Schema = {}
+    for key, value in schema.items():
+        if key not in _SUBSCHEMA_KEYWORDS:
+            out[key] = value  # most keywords (type, description, enum, ...) hold no subschema
+        elif key in ONE and isinstance(value, dict):
+            out[key] = visit(value, (*at, key))
+        elif key in MANY and isinstance(value, list):
+            out[key] = [visit(v, (*at, key, i)) for i, v in enumerate(value)]
+        elif key in NAMED and isinstance(value, dict):
+            out[key] = {name: visit(v, (*at, key, name)) for name, v in value.items()}
+        else:
+            out[key] = value
+    return out
+
+
+def children(schema: Schema, at: Location = ()) -> list[tuple[Location, Any]]:
+    """The direct subschemas of ``schema`` (booleans included), with their locations."""
+    found: list[tuple[Location, Any]] = []
+    for key, value in schema.items():
+        if key in ONE:
+            found.append(((*at, key), value))
+        elif key in MANY and isinstance(value, list):
+            found.extend(((*at, key, i), item) for i, item in enumerate(value))
+        elif key in NAMED and isinstance(value, dict):
+            found.extend(((*at, key, name), item) for name, item in value.items())
+    return found
+
+
+def subschemas(schema: Schema) -> list[tuple[str, Any]]:
+    """``children`` without the locations: each direct subschema with the keyword it sits under."""
+    found: list[tuple[str, Any]] = []
+    for key, value in schema.items():
+        if key in ONE:
+            found.append((key, value))
+        elif key in MANY and isinstance(value, list):
+            found.extend((key, item) for item in value)
+        elif key in NAMED and isinstance(value, dict):
+            found.extend((key, item) for item in value.values())
+    return found
+
+
+def iter_schemas(schema: Any, at: Location = ()) -> Iterator[tuple[Location, Schema]]:
+    """Every dict subschema of ``schema`` (itself first, then depth-first), with its location."""
+    todo = [(at, schema)]  # a stack, not nested generators: each level of those costs every item passed up
+    while todo:
+        where, node = todo.pop()
+        if isinstance(node, dict):
+            yield where, node
+            todo.extend(reversed(children(node, where)))
+
+
+def recursive_defs(root: Schema) -> list[str]:
+    """The names of the root's ``$defs`` that reach themselves through ``$ref``s."""
+    defs = root.get("$defs", {})
+    edges = {name: _refs_in(body) for name, body in defs.items()}
+    return [name for name in defs if _reaches(edges, name, name)]
+
+
+def _refs_in(schema: Any) -> set[str]:
+    names = (def_name(s["$ref"]) for _, s in iter_schemas(schema) if isinstance(s.get("$ref"), str))
+    return {n for n in names if n is not None}
+
+
+def _reaches(edges: dict[str, set[str]], start: str, target: str) -> bool:
+    seen: set[str] = set()
+    todo = list(edges.get(start, ()))
+    while todo:
+        name = todo.pop()
+        if name == target:
+            return True
+        if name not in seen:
+            seen.add(name)
+            todo.extend(edges.get(name, ()))
+    return False

@@ -1,0 +1,108 @@
+"""What the provider adapters share: a model's tool call in, what the model reads back out.
+
+A call is a tool name and its arguments, as a JSON string (OpenAI) or as
+decoded data (Anthropic, Gemini). ``outcome`` decodes and dispatches it with
+``run``; ``aoutcomes`` dispatches a turn's calls concurrently with ``arun``
+and keeps their order. A reply is ``(ok, payload)``: ``text_reply`` gives
+the content text (a string value as it is, any other value as JSON text),
+``data_reply`` the value as plain JSON data; when not ``ok`` the payload is
+the error's one line (SPEC §4, §8). A value JSON cannot carry is an error
+reply and an ERROR log on logger ``toolcall``, never an exception.
+
+This is the adapters' hot path: a reply is a plain tuple, and each step is
+one call.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from toolcall import errors
+from toolcall._dispatch.result import Err, Ok
+from toolcall._toolset.run import arun, run
+from toolcall._wire.json_decode import decode_arguments
+from toolcall._wire.return_values import NotJSON, json_text, plain
+
+if TYPE_CHECKING:
+    from toolcall._toolset.toolset import Source
+
+__all__ = ["aoutcomes", "data_reply", "field", "outcome", "text_reply"]
+
+_log = logging.getLogger("toolcall")
+
+
+def field(item: Any, name: str) -> Any:
+    """``item[name]`` of a plain dict, ``item.name`` of an SDK object; ``None`` when absent."""
+    if type(item) is dict or isinstance(item, Mapping):
+        return item.get(name)
+    return getattr(item, name, None)
+
+
+def _decoded(text: str) -> Any:
+    """The arguments text as data, or ``Err(MalformedArguments)`` for text that is not JSON."""
+    try:
+        return decode_arguments(text)
+    except json.JSONDecodeError as exc:
+        if not text.strip():  # some models send "" for a tool without parameters
+            return {}
+        return Err(errors.MalformedArguments(text, exc.msg, exc.pos))
+    except RecursionError:
+        return Err(errors.MalformedArguments(text, "nested too deeply", -1))
+
+
+def outcome(source: Source, name: Any, arguments: Any, context: Mapping[str, Any] | None) -> Ok[Any] | Err:
+    """Dispatch one call; ``arguments`` as JSON text is decoded first."""
+    if type(arguments) is str:
+        arguments = _decoded(arguments)
+        if type(arguments) is Err:
+            return arguments
+    return run(source, name, arguments, context=context)
+
+
+async def aoutcomes(
+    source: Source, calls: Sequence[tuple[Any, Any]], context: Mapping[str, Any] | None
+) -> list[Ok[Any] | Err]:
+    """Dispatch a turn's ``(name, arguments)`` calls concurrently (``arun``); the outcomes in the calls' order."""
+
+    async def dispatch(name: Any, arguments: Any) -> Ok[Any] | Err:
+        if type(arguments) is str:
+            arguments = _decoded(arguments)
+            if type(arguments) is Err:
+                return arguments
+        return await arun(source, name, arguments, context=context)
+
+    if len(calls) == 1:  # the common single call needs no task
+        return [await dispatch(*calls[0])]
+    import asyncio
+
+    return list(await asyncio.gather(*(dispatch(name, arguments) for name, arguments in calls)))
+
+
+def text_reply(name: Any, result: Ok[Any] | Err) -> tuple[bool, str]:
+    """``(True, content text)`` for a value, ``(False, the error's line)`` otherwise."""
+    if type(result) is Ok:
+        value = result.value
+        try:  # a string as it is (after plain's Unicode check), any other value as JSON text
+            return True, plain(value) if type(value) is str else json_text(plain(value))
+        except (NotJSON, RecursionError) as exc:
+            return False, _unencodable(name, exc)
+    return False, str(result.error)  # type: ignore[union-attr]
+
+
+def data_reply(name: Any, result: Ok[Any] | Err) -> tuple[bool, Any]:
+    """``(True, the value as plain JSON data)`` for a value, ``(False, the error's line)`` otherwise."""
+    if type(result) is Ok:
+        try:
+            return True, plain(result.value)
+        except (NotJSON, RecursionError) as exc:
+            return False, _unencodable(name, exc)
+    return False, str(result.error)  # type: ignore[union-attr]
+
+
+def _unencodable(name: Any, exc: Exception) -> str:
+    what = str(exc) if isinstance(exc, NotJSON) else "a value nested too deeply (or containing itself)"
+    _log.error("tool %r returned %s, which JSON cannot carry", name, what)
+    return f"the tool returned {what}, which JSON cannot carry"

@@ -1,0 +1,79 @@
+"""``emit``, ``describe`` and ``tool_names``: tool definitions for a source.
+
+Each toolset renders a provider variant once and keeps it in one shared,
+read-only form (``Toolset.emitted``), which toolcall's own readers
+(``toolcall export``, ``toolcall serve``, the adapters) use as it is; so is
+``describe``'s result, which ``describe`` returns shared. ``emit`` returns a
+fresh plain copy on every call, so a caller may change it freely (SPEC §3);
+the copy is built by a function generated once per variant
+(``toolcall._toolset.emit_copies``).
+
+``emit``'s overloads give the provider SDKs' own tool types for ``"openai"``,
+``"openai-responses"`` and ``"anthropic"``, so the result passes to their
+``tools=`` without a cast. The SDKs are imported only by type checkers;
+without one installed, a type checker sees ``Any`` for its type.
+"""
+
+from __future__ import annotations
+
+from toolcall._toolset.toolset import as_toolset
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if not TYPE_CHECKING:
+
+    def overload(function: object) -> object:
+        """``typing.overload`` without importing typing: the implementation below replaces the overloads."""
+        return function
+
+
+if TYPE_CHECKING:
+    from typing import Any, Literal, overload
+
+    from anthropic.types import ToolParam as AnthropicToolParam
+    from openai.types.chat import ChatCompletionToolParam
+    from openai.types.responses import FunctionToolParam
+
+    from toolcall._toolset.toolset import Source
+
+
+__all__ = ["describe", "emit", "tool_names"]
+
+
+# A name typed only as ``str`` may hold "openai" too: the fallback's plain dicts
+# describe the same data, so the overlap mypy reports is deliberate (as for
+# ``open``'s modes in typeshed).
+@overload
+def emit(source: Source, provider: Literal["openai"], *, strict: bool = False) -> list[ChatCompletionToolParam]: ...  # type: ignore[overload-overlap]
+@overload
+def emit(source: Source, provider: Literal["openai-responses"], *, strict: bool = False) -> list[FunctionToolParam]: ...  # type: ignore[overload-overlap]
+@overload
+def emit(source: Source, provider: Literal["anthropic"], *, strict: bool = False) -> list[AnthropicToolParam]: ...  # type: ignore[overload-overlap]
+@overload
+def emit(source: Source, provider: str, *, strict: bool = False) -> list[dict[str, Any]]: ...
+def emit(source: Source, provider: str, *, strict: bool = False) -> list[Any]:
+    """The tool definitions of ``source`` for ``provider``, in declaration order.
+
+    Providers: ``"openai"``, ``"openai-responses"``, ``"anthropic"``, ``"mcp"``,
+    ``"gemini"``. Every call returns a new plain ``list`` of plain ``dict``\\ s,
+    sharing no container with any other result: append a provider-hosted
+    tool, set ``cache_control`` on the last Anthropic tool, change anything.
+    """
+    toolset = as_toolset(source)
+    build = toolset._builders.get((provider, strict))
+    if build is None:
+        build = toolset.emit_builder(provider, strict)
+    return build()
+
+
+def describe(source: Source) -> list[dict[str, Any]]:
+    """``{module, name, description, parameters}`` for each tool, with no provider envelope.
+
+    The result is shared between callers and read-only (mutation raises
+    ``TypeError``); ``copy.deepcopy`` it to change it.
+    """
+    return as_toolset(source).described()
+
+
+def tool_names(source: Source) -> list[str]:
+    """The names of the tools of ``source``, in declaration order (shared and read-only)."""
+    return as_toolset(source).names

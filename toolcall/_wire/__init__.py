@@ -1,0 +1,1 @@
+"""Private package (see docs/internal/architecture.md)."""

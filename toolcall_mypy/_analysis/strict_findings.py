@@ -1,0 +1,30 @@
+"""What a tool's strict variants lose: its ``toolcall-strict`` findings, from its rendered variants."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Final
+
+from toolcall._cache import file_format
+from toolcall._findings import STRICT, Finding
+
+if TYPE_CHECKING:
+    from toolcall import _ir as ir
+    from toolcall._render import Rendered
+
+__all__ = ["strict_findings"]
+
+_STRICT_PROVIDERS: Final = tuple(provider for provider, strict in file_format.VARIANTS if strict)
+
+
+def strict_findings(tool: ir.Tool, rendered: Mapping[tuple[str, bool], Rendered | str]) -> tuple[Finding, ...]:
+    """Every strict variant's findings in turn (repeats included), and a variant that cannot render as one."""
+    found: list[Finding] = []
+    for provider in _STRICT_PROVIDERS:
+        variant = rendered[provider, True]
+        if isinstance(variant, str):
+            message = f"{variant} (the {provider} strict variant cannot be rendered)"
+            found.append(Finding(STRICT, message, tool=tool.name))
+        else:
+            found.extend(finding for finding in variant.findings if finding.code == STRICT)
+    return tuple(found)

@@ -1,0 +1,246 @@
+"""What a module's cache file lets the plugin skip: the tools it has rendered already.
+
+A tool's cache entry and its ``toolcall-strict`` findings follow from its IR
+and toolcall's renderers alone. So the plugin records, in the file's
+``checked`` block, each tool's IR digest and strict findings, with a digest
+of the renderers' sources::
+
+    "checked": {
+      "renderer": "...",
+      "files": {"pkg.types_": "types_.py", ...},
+      "tools": [{"qualname": "...", "ir_sha256": "...", "sources": [...], "strict": [{"message", ...}]}]
+    }
+
+A later run (a cold mypy cache on a checkout that commits the files) that
+analyses a tool to the same IR takes the findings from there and the entry
+from the file, instead of rendering again; when every tool of a module is
+so, in the same order, with the same source modules, each of the same
+digest, the file is left as it is. The file's seal (``file_format.sealed_head``) makes a hand
+edit void all of this: the module is rendered afresh. Nothing here knows
+about mypy.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import toolcall
+from toolcall import _ir as ir
+from toolcall._cache import file_format
+from toolcall._cache.tables import unpack
+from toolcall._findings import STRICT, Finding
+
+__all__ = [
+    "Checked",
+    "Previous",
+    "analysis_digest",
+    "checked_block",
+    "ir_sha256",
+    "previous_from_head",
+    "previous_of",
+    "read_previous",
+    "renderer_digest",
+]
+
+
+@dataclass(frozen=True)
+class Checked:
+    """One tool as a cache file records it: the digest of its IR, its source modules and its strict findings."""
+
+    ir_sha256: str
+    sources: tuple[str, ...]
+    strict: tuple[Finding, ...]
+    #: the analysis found nothing to report: a later run over the same sources may take the record as it is
+    clean: bool = False
+
+
+def ir_sha256(tool: ir.Tool) -> str:
+    """The digest of a tool's IR, from its ``repr``.
+
+    The IR is frozen dataclasses (with their generated ``repr``) of strings,
+    numbers, ``None`` and tuples, so its ``repr`` is the same in every
+    process and tells apart any two IRs whose JSON differs; it takes a
+    quarter of the time of ``to_json`` and a JSON dump.
+    """
+    return hashlib.sha256(repr(tool).encode()).hexdigest()
+
+
+@functools.cache
+def renderer_digest() -> str:
+    """The digest of toolcall's version and its package's sources: what renders the entries.
+
+    Any change to them, released or not, voids every recorded entry.
+    """
+    return _package_digest(toolcall.__version__, Path(toolcall.__file__).parent)
+
+
+@functools.cache
+def analysis_digest(settings: str) -> str:
+    """The digest of what turns sources into a tool's record: toolcall and its plugin, mypy, the settings.
+
+    ``settings`` is the digest of the plugin's settings. A record made
+    under another digest is never replayed without analysis.
+    """
+    import mypy.version
+
+    return _package_digest(f"{renderer_digest()}\0{mypy.version.__version__}\0{settings}", Path(__file__).parent)
+
+
+def _package_digest(prefix: str, root: Path) -> str:
+    """The SHA-256 of ``prefix`` and every ``.py`` file under ``root``, each with its relative path."""
+    digest = hashlib.sha256(prefix.encode() + b"\0")
+    for source in sorted(root.rglob("*.py")):
+        digest.update(source.relative_to(root).as_posix().encode() + b"\0")
+        digest.update(source.read_bytes())
+    return digest.hexdigest()
+
+
+def checked_block(tools: list[tuple[str, Checked]], files: dict[str, str], analysis: str) -> dict[str, Any]:
+    """The ``checked`` block of a module's file, for its ``(qualname, Checked)`` in declaration order.
+
+    ``files`` gives each source module's file relative to the module's
+    directory: mypy's next run finds there whether one changed.
+    ``analysis`` is ``analysis_digest`` of this run.
+    """
+    return {
+        "renderer": renderer_digest(),
+        "analysis": analysis,
+        "files": files,
+        "tools": [
+            {
+                "qualname": qualname,
+                "ir_sha256": c.ir_sha256,
+                "sources": list(c.sources),
+                "strict": [_finding_json(f) for f in c.strict],
+                "clean": c.clean,
+            }
+            for qualname, c in tools
+        ],
+    }
+
+
+@dataclass
+class Previous:
+    """A module's cache file as found before this run wrote it, sealed and by the same renderers."""
+
+    data: bytes
+    #: the file's ``sources`` table: module -> its recorded digests
+    sources: dict[str, Any]
+    #: the ``checked`` record's files: module -> its file, relative to the module's directory
+    files: dict[str, Any]
+    #: qualname -> what the file records of it, in the file's order
+    checked: dict[str, Checked]
+    #: the ``analysis_digest`` of the run that wrote the file
+    analysis: Any = None
+    #: the file's seal, which names its text
+    seal: Any = None
+    #: where the file is, once ``data`` is released
+    path: Path | None = None
+    _entries: dict[str, dict[str, Any]] | None = field(default=None, repr=False)
+
+    def release(self, path: Path) -> None:
+        """Drop the file's bytes (a large project holds thousands): ``entry`` reads them again from ``path``."""
+        self.data, self.path = b"", path
+
+    def _text(self) -> bytes:
+        """The file's bytes, read again if released: only while the file is still the one sealed so."""
+        if self.data or self.path is None:
+            return self.data
+        try:
+            data = self.path.read_bytes()
+        except OSError:
+            return b""
+        head = file_format.sealed_head(data)
+        return data if head is not None and head.get("content_sha256") == self.seal else b""
+
+    def findings(self, qualname: str, digest: str) -> tuple[Finding, ...] | None:
+        """The strict findings recorded for a tool of this IR digest, or ``None`` when it must be rendered."""
+        found = self.checked.get(qualname)
+        return found.strict if found is not None and found.ir_sha256 == digest else None
+
+    def replayable(self, qualname: str, analysis: str) -> Checked | None:
+        """The record of a tool that a run under the same ``analysis`` found clean, if there is one."""
+        found = self.checked.get(qualname)
+        return found if found is not None and found.clean and self.analysis == analysis else None
+
+    def holds(
+        self, tools: list[tuple[str, Checked]], sources: dict[str, Any], files: dict[str, str], analysis: str
+    ) -> bool:
+        """Whether the file records exactly these tools, in this order, from these sources, files and analysis."""
+        return (
+            self.sources == sources
+            and self.files == files
+            and self.analysis == analysis
+            and list(self.checked.items()) == tools
+        )
+
+    def entry(self, qualname: str) -> dict[str, Any] | None:
+        """The file's entry for a tool (the whole file is parsed on the first call)."""
+        if self._entries is None:
+            try:
+                tools = unpack(json.loads(self._text())).get("tools", [])
+            except (ValueError, RecursionError):  # CacheProblem too: a sealed file can still be hand-made
+                tools = []
+            self._entries = {entry["qualname"]: entry for entry in tools if isinstance(entry, dict)}
+        return self._entries.get(qualname)
+
+
+def read_previous(path: Path, module: str) -> Previous | None:
+    """The module's cache file at ``path``, if it can be reused: sealed, this format, these renderers."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return previous_of(data, module)
+
+
+def previous_of(data: bytes, module: str) -> Previous | None:
+    """A cache file's bytes as ``read_previous`` takes them (the text a run has just written, too)."""
+    return previous_from_head(file_format.sealed_head(data), module, data)
+
+
+def previous_from_head(head: dict[str, Any] | None, module: str, data: bytes = b"") -> Previous | None:
+    """A cache file as its sealed head gives it (``file_format.sealed_head``); ``data``: its bytes, if at hand.
+
+    Without ``data``, call ``release`` with the file's path before ``entry``.
+    """
+    if head is None or not _reusable(head, module):
+        return None
+    try:
+        checked = {t["qualname"]: _checked(t) for t in head["checked"]["tools"]}
+    except (KeyError, TypeError, ValueError):
+        return None
+    analysis = head["checked"].get("analysis")
+    return Previous(data, head["sources"], head["checked"]["files"], checked, analysis, head.get("content_sha256"))
+
+
+def _checked(recorded: dict[str, Any]) -> Checked:
+    clean = recorded.get("clean") is True
+    return Checked(recorded["ir_sha256"], tuple(recorded["sources"]), _findings(recorded["strict"]), clean)
+
+
+def _reusable(head: dict[str, Any], module: str) -> bool:
+    checked = head.get("checked")
+    return (
+        head.get("format") == file_format.CACHE_FORMAT
+        and head.get("ir") == ir.SCHEMA_VERSION
+        and head.get("module") == module
+        and isinstance(checked, dict)
+        and checked.get("renderer") == renderer_digest()
+        and isinstance(checked.get("tools"), list)
+        and isinstance(checked.get("files"), dict)
+        and isinstance(head.get("sources"), dict)
+    )
+
+
+def _finding_json(found: Finding) -> dict[str, Any]:
+    return {"message": found.message, "parameter": found.parameter, "path": list(found.path), "tool": found.tool}
+
+
+def _findings(recorded: list[dict[str, Any]]) -> tuple[Finding, ...]:
+    return tuple(Finding(STRICT, f["message"], f["tool"], f["parameter"], tuple(f["path"])) for f in recorded)
