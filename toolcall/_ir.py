@@ -19,20 +19,19 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal, Union, cast
-
-from toolcall._cache.constants import SCHEMA_VERSION
+from typing import Any, ClassVar, Final, Literal, Union, cast
 
 __all__ = [
-    "SCHEMA_VERSION",
+    "IR_VERSION",
     "AnyType",
     "ArrayType",
     "Constrained",
     "Constraints",
     "CustomType",
     "Default",
-    "Definition",
+    "NamedType",
     "EnumType",
     "Field",
     "JsonValue",
@@ -49,7 +48,9 @@ __all__ = [
     "TypeNode",
     "UnionType",
     "canonical_json",
+    "child_types",
     "from_json",
+    "replace_child_types",
     "to_json",
 ]
 
@@ -62,6 +63,9 @@ def canonical_json(value: object) -> str:
     """Encode ``value`` as compact JSON with sorted keys (one spelling per value)."""
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
+
+#: Bumped whenever the meaning or shape of the IR changes; caches written with another version are stale.
+IR_VERSION: Final = 1
 
 PrimitiveName = Literal[
     "str",
@@ -319,7 +323,7 @@ class Parameter:
 
 
 @dataclass(frozen=True, slots=True)
-class Definition:
+class NamedType:
     """A named (recursive) type, rendered under ``$defs``."""
 
     name: str
@@ -335,16 +339,50 @@ class Tool:
     qualname: str
     description: str
     parameters: tuple[Parameter, ...]
-    defs: tuple[Definition, ...] = ()
+    defs: tuple[NamedType, ...] = ()
     returns: TypeNode | None = None
     providers: tuple[str, ...] = ()
 
-    def definition(self, name: str) -> TypeNode:
+    def named_type(self, name: str) -> TypeNode:
         """The type behind ``RefType(name)``."""
         for d in self.defs:
             if d.name == name:
                 return d.type
         raise KeyError(name)
+
+
+def child_types(node: TypeNode) -> tuple[TypeNode, ...]:
+    """The type nodes directly inside ``node``, in order (an object's: its fields' types)."""
+    if isinstance(node, ArrayType):
+        return (node.items,)
+    if isinstance(node, MapType):
+        return (node.values,)
+    if isinstance(node, (TupleType,)):
+        return node.items
+    if isinstance(node, UnionType):
+        return node.options
+    if isinstance(node, Constrained):
+        return (node.base,)
+    if isinstance(node, ObjectType):
+        return tuple(f.type for f in node.fields)
+    return ()
+
+
+def replace_child_types(node: TypeNode, change: Callable[[TypeNode], TypeNode]) -> TypeNode:
+    """``node`` with each type node directly inside it replaced by ``change(child)``; everything else kept."""
+    if isinstance(node, ArrayType):
+        return dataclasses.replace(node, items=change(node.items))
+    if isinstance(node, MapType):
+        return dataclasses.replace(node, values=change(node.values))
+    if isinstance(node, TupleType):
+        return dataclasses.replace(node, items=tuple(change(item) for item in node.items))
+    if isinstance(node, UnionType):
+        return dataclasses.replace(node, options=tuple(change(option) for option in node.options))
+    if isinstance(node, Constrained):
+        return dataclasses.replace(node, base=change(node.base))
+    if isinstance(node, ObjectType):
+        return dataclasses.replace(node, fields=tuple(dataclasses.replace(f, type=change(f.type)) for f in node.fields))
+    return node
 
 
 _NODE_CLASSES: dict[str, type[Any]] = {
@@ -365,7 +403,7 @@ _NODE_CLASSES: dict[str, type[Any]] = {
     )
 }
 _RECORD_CLASSES: dict[str, type[Any]] = {
-    cls.__name__: cls for cls in (Default, Field, Constraints, Parameter, Definition, Tool)
+    cls.__name__: cls for cls in (Default, Field, Constraints, Parameter, NamedType, Tool)
 }
 
 
@@ -473,10 +511,10 @@ _FIELD_TYPES: dict[str, dict[str, tuple[str, type[Any]]]] = {
     "Field": {"type": ("one", _AnyNode), "default": ("one", Default)},
     "Constraints": {},
     "Parameter": {"type": ("one", _AnyNode), "default": ("one", Default)},
-    "Definition": {"type": ("one", _AnyNode)},
+    "NamedType": {"type": ("one", _AnyNode)},
     "Tool": {
         "parameters": ("many", Parameter),
-        "defs": ("many", Definition),
+        "defs": ("many", NamedType),
         "returns": ("one", _AnyNode),
     },
 }

@@ -18,17 +18,17 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
-__all__ = ["FrozenDict", "FrozenList", "freeze"]
+__all__ = ["ReadOnlyDict", "ReadOnlyList", "read_only"]
 
 
 if TYPE_CHECKING:
     # Type checkers see plain dict and list subclasses: mutation is refused at
     # run time, and the read-only API is exactly the base classes' reading API.
 
-    class FrozenDict(dict[str, Any]):
+    class ReadOnlyDict(dict[str, Any]):
         """A ``dict`` that refuses mutation."""
 
-    class FrozenList(list[Any]):
+    class ReadOnlyList(list[Any]):
         """A ``list`` that refuses mutation."""
 
 else:
@@ -39,7 +39,7 @@ else:
             "use copy.deepcopy(result) for a mutable copy"
         )
 
-    class FrozenDict(dict):
+    class ReadOnlyDict(dict):
         """A ``dict`` that refuses mutation."""
 
         __slots__ = ()
@@ -54,12 +54,12 @@ else:
             return {key: copy.deepcopy(value, memo) for key, value in self.items()}
 
         def __reduce__(self) -> tuple[Any, ...]:
-            return (FrozenDict, (dict(self),))
+            return (ReadOnlyDict, (dict(self),))
 
         def __hash__(self) -> int:
-            raise TypeError("unhashable type: 'FrozenDict'")
+            raise TypeError("unhashable type: 'ReadOnlyDict'")
 
-    class FrozenList(list):
+    class ReadOnlyList(list):
         """A ``list`` that refuses mutation."""
 
         __slots__ = ()
@@ -74,16 +74,16 @@ else:
             return [copy.deepcopy(value, memo) for value in self]
 
         def __reduce__(self) -> tuple[Any, ...]:
-            return (FrozenList, (list(self),))
+            return (ReadOnlyList, (list(self),))
 
         def __hash__(self) -> int:
-            raise TypeError("unhashable type: 'FrozenList'")
+            raise TypeError("unhashable type: 'ReadOnlyList'")
 
 
-def freeze(value: Any) -> Any:
+def read_only(value: Any) -> Any:
     """A read-only deep copy of JSON data (dicts, lists and tuples become frozen)."""
     if isinstance(value, dict):
-        return FrozenDict({key: freeze(item) for key, item in value.items()})
+        return ReadOnlyDict({key: read_only(item) for key, item in value.items()})
     if isinstance(value, (list, tuple)):
-        return FrozenList(freeze(item) for item in value)
+        return ReadOnlyList(read_only(item) for item in value)
     return value

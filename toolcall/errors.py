@@ -11,6 +11,10 @@ shown as JSON writes them (a newline as ``\\n``, a lone surrogate as
 leaves raw; a long value is cut with its size, a long list with how many
 items were left out. ``to_json()`` echoes the model's values JSON-safe: lone
 surrogates escaped and non-JSON objects as their ``repr``.
+
+The exceptions toolcall raises to the programmer (a type without a schema,
+an unsafe tool name, an unknown provider, ...) are here too; each subclasses
+the builtin exception it refines.
 """
 
 from __future__ import annotations
@@ -22,20 +26,35 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Union
 
+from toolcall._exceptions import (
+    CacheRequiredError,
+    MissingInjectedError,
+    ProviderError,
+    SchemaError,
+    ToolNameError,
+    UnknownProviderError,
+)
+
 __all__ = [
     "MAX_MESSAGE_LENGTH",
     "ArgumentErrors",
     "ArgumentGap",
+    "CacheRequiredError",
     "Exited",
     "InvalidArgument",
     "InvalidArguments",
     "MalformedArguments",
     "MissingArgument",
+    "MissingInjectedError",
     "NonStringArguments",
+    "ProviderError",
     "Raised",
     "Reason",
+    "SchemaError",
     "ToolError",
+    "ToolNameError",
     "UnknownArguments",
+    "UnknownProviderError",
     "UnknownTool",
     "json_safe",
 ]

@@ -35,6 +35,7 @@ from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, Plugin, ReportConfigContext
 from mypy.types import Type
 
+from toolcall._cache.variants import VARIANTS
 from toolcall_mypy import _config as config
 from toolcall_mypy import _report as report
 from toolcall_mypy._cache.files import Orphans, installed
@@ -318,7 +319,7 @@ class ToolcallPlugin(Plugin):
         from toolcall._render import render_variants  # not imported where every file is current
         from toolcall_mypy._analysis.strict_findings import strict_findings
 
-        rendered = render_variants(tool, file_format.VARIANTS, copies=False)  # for the findings and the file
+        rendered = render_variants(tool, VARIANTS, copies=False)  # for the findings and the file
         entry = file_format.tool_entry(tool, sources, rendered)
         return reuse.Checked(digest, sources, strict_findings(tool, rendered), clean), entry
 

@@ -1,1 +1,8 @@
-"""Private package (see docs/internal/architecture.md)."""
+"""The schema cache: the file the mypy plugin writes beside a tool module, and the runtime's reader of it.
+
+``constants`` is the leaf both sides share; ``file_format`` (path, content,
+seal, atomic write), ``layout`` and ``tables`` are the file's form;
+``shapes`` checks a loaded file's content; ``freshness`` tells whether the
+source files an entry depends on changed; ``loader`` serves current entries
+on first use and ``report`` warns once about the rest.
+"""

@@ -10,7 +10,7 @@ has validated every part. Its content, in this order::
       "checked": {...},                  # the plugin's own record (toolcall_mypy._cache.reuse)
       "content_sha256": "...",           # the seal: of this text without this line
       "format": CACHE_FORMAT,            # this layout
-      "ir": ir.SCHEMA_VERSION,           # the IR's meaning
+      "ir": ir.IR_VERSION,           # the IR's meaning
       "module": "pkg.tools",
       "sources": {                       # every module a tool's schema comes from, sorted
         "pkg.tools": {"sha256": ..., "tokens": ...},   # toolcall._cache.freshness
@@ -66,7 +66,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 from toolcall import _ir as ir
 from toolcall._cache.constants import CACHE_DIR, CACHE_FORMAT
-from toolcall._render.providers import PROVIDERS
+from toolcall._cache.layout import laid_out
+from toolcall._cache.tables import pack
+from toolcall._cache.variants import VARIANTS, variant_key
 
 if TYPE_CHECKING:
     from toolcall._cache.layout import Shape
@@ -75,7 +77,6 @@ if TYPE_CHECKING:
 __all__ = [
     "CACHE_DIR",
     "CACHE_FORMAT",
-    "VARIANTS",
     "cache_path",
     "dumps",
     "fingerprint",
@@ -88,7 +89,6 @@ __all__ = [
     "source_record",
     "source_sha256",
     "tool_entry",
-    "variant_key",
     "write_atomic",
 ]
 
@@ -109,14 +109,6 @@ _LAYOUT: Final[Shape] = {
 }
 
 #: Every provider variant the cache holds, as ``(provider, strict)``: each provider, and its strict mode if it has one.
-VARIANTS: Final[tuple[tuple[str, bool], ...]] = tuple(
-    (provider.name, strict) for provider in PROVIDERS.values() for strict in (False, True)[: 1 + provider.strict]
-)
-
-
-def variant_key(provider: str, strict: bool) -> str:
-    """The key of a rendered variant in the cache: ``"openai"`` or ``"openai:strict"``."""
-    return f"{provider}:strict" if strict else provider
 
 
 def cache_path(module_file: str | os.PathLike[str]) -> Path:
@@ -154,8 +146,6 @@ def dumps(content: dict[str, Any]) -> str:
     ``\\udcff``, with one more key, ``content_sha256``: the digest of the text
     without that line.
     """
-    from toolcall._cache.layout import laid_out
-    from toolcall._cache.tables import pack
 
     text = _escape_surrogates(laid_out(pack(content), _LAYOUT) + "\n")
     at = text.index(_FORMAT_LINE)
@@ -262,7 +252,7 @@ def module_content(
     return {
         "checked": {} if checked is None else checked,
         "format": CACHE_FORMAT,
-        "ir": ir.SCHEMA_VERSION,
+        "ir": ir.IR_VERSION,
         "module": module,
         "sources": {name: dict(sources[name]) for name in sorted(sources)},
         "tools": list(tools),

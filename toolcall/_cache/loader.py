@@ -32,14 +32,17 @@ from pathlib import Path
 from types import CodeType
 from typing import TYPE_CHECKING, Any, Final
 
+from toolcall import _ir as ir
 from toolcall._cache import file_format, report
+from toolcall._cache.constants import MalformedCacheError
 from toolcall._cache.report import Problem
-from toolcall._cache.shapes import CachedEntry, CacheProblem, SourceRecord, check_entries, check_sources
+from toolcall._cache.shapes import CachedEntry, SourceRecord, check_entries, check_sources
 from toolcall._cache.tables import unpack
+from toolcall._cache.variants import variant_key
+from toolcall._exceptions import CacheRequiredError
 
 if TYPE_CHECKING:
-    from toolcall import _ir as ir
-    from toolcall._declarations.tool import ToolDefinition
+    from toolcall._declarations.tool import ToolDeclaration
 
 __all__ = ["MAX_FILE_BYTES", "cache_entry", "cached_definition", "import_refs", "live_fingerprint"]
 
@@ -71,19 +74,21 @@ _SOURCES: dict[tuple[str, SourceRecord], bool] = {}
 _LOCK = threading.RLock()
 
 
-def cache_entry(definition: ToolDefinition) -> CachedEntry | None:
+def cache_entry(declaration: ToolDeclaration) -> CachedEntry | None:
     """The current cache entry of a tool, or ``None`` to introspect it (``RuntimeError`` under ``require``)."""
     mode = _mode()
-    if mode == "off" or "<locals>" in definition.qualname:
+    if mode == "off" or "<locals>" in declaration.qualname:
         return None  # a tool made inside a function is never in a module's cache
-    found, problem = _entry(definition)
+    found, problem = _entry(declaration)
     if found is not None:
         return found
     assert problem is not None
     if mode == "require":
-        raise RuntimeError(f"TOOLCALL_CACHE=require: tool {definition.name!r} of {definition.module!r}: {problem.text}")
+        raise CacheRequiredError(
+            f"TOOLCALL_CACHE=require: tool {declaration.name!r} of {declaration.module!r}: {problem.text}"
+        )
     if problem.kind != "missing" or sys.flags.optimize >= 2:  # a missing file is the dev loop, but -OO loses text
-        report.warn_once(definition.module, problem, _problems_of_others)
+        report.warn_once(declaration.module, problem, _problems_of_others)
     return None
 
 
@@ -94,19 +99,19 @@ def _mode() -> str:
     return mode
 
 
-def _entry(definition: ToolDefinition) -> tuple[CachedEntry | None, Problem | None]:
+def _entry(declaration: ToolDeclaration) -> tuple[CachedEntry | None, Problem | None]:
     """The tool's entry when it can be served, else why not."""
-    module = _module_cache(definition.module)
+    module = _module_cache(declaration.module)
     if module.problem is not None:
         return None, module.problem
-    entry = module.entries.get(definition.qualname)
+    entry = module.entries.get(declaration.qualname)
     if entry is None:
-        return None, Problem("stale", f"the schema cache has no entry for tool {definition.name!r}")
+        return None, Problem("stale", f"the schema cache has no entry for tool {declaration.name!r}")
     if entry.refused is not None:
-        text = f"the mypy plugin could not describe tool {definition.name!r} ({entry.refused})"
+        text = f"the mypy plugin could not describe tool {declaration.name!r} ({entry.refused})"
         return None, Problem("refused", text)
-    if entry.name != definition.name or entry.fingerprint != live_fingerprint(definition):
-        return None, Problem("stale", f"the signature of tool {definition.name!r} changed")
+    if entry.name != declaration.name or entry.fingerprint != live_fingerprint(declaration):
+        return None, Problem("stale", f"the signature of tool {declaration.name!r} changed")
     changed = sorted(module.changed.intersection(entry.sources))
     if changed:
         return None, Problem("stale", f"{', '.join(changed)} changed", tuple(changed))
@@ -115,14 +120,14 @@ def _entry(definition: ToolDefinition) -> tuple[CachedEntry | None, Problem | No
 
 def _problems_of_others() -> dict[str, Problem]:
     """The first problem of every other module with tools loaded so far, for one warning naming them all."""
-    from toolcall._declarations.tool import module_tools, tool_modules
+    from toolcall._declarations.tool import module_tools, registered_modules
 
     found: dict[str, Problem] = {}
-    for name in tool_modules():
-        for definition in module_tools(name):
-            if "<locals>" in definition.qualname:
+    for name in registered_modules():
+        for declaration in module_tools(name):
+            if "<locals>" in declaration.qualname:
                 continue
-            problem = _entry(definition)[1]
+            problem = _entry(declaration)[1]
             if problem is not None and (problem.kind != "missing" or sys.flags.optimize >= 2):
                 found.setdefault(name, problem)
     return found
@@ -148,7 +153,7 @@ def _read_module_cache(name: str) -> _ModuleCache:
     try:
         data = _read_resource(name, spec, Path(origin))
         return missing if data is None else _parsed(data, name)
-    except CacheProblem as problem:
+    except MalformedCacheError as problem:
         return _ModuleCache(problem=Problem("corrupt", f"its schema cache is unusable: {problem}"))
 
 
@@ -168,12 +173,12 @@ def _read_resource(name: str, spec: Any, origin: Path) -> bytes | None:
         if not target.is_file():
             return None
         data: bytes = target.read_bytes()
-    except CacheProblem:
+    except MalformedCacheError:
         raise
     except (OSError, ValueError, ModuleNotFoundError, TypeError) as exc:
-        raise CacheProblem(f"it cannot be read ({type(exc).__name__})") from None
+        raise MalformedCacheError(f"it cannot be read ({type(exc).__name__})") from None
     if len(data) > MAX_FILE_BYTES:
-        raise CacheProblem(f"it is larger than {MAX_FILE_BYTES} bytes")
+        raise MalformedCacheError(f"it is larger than {MAX_FILE_BYTES} bytes")
     return data
 
 
@@ -184,29 +189,29 @@ def _read_file(path: Path) -> bytes | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise CacheProblem(f"it cannot be read ({type(exc).__name__})") from None
+        raise MalformedCacheError(f"it cannot be read ({type(exc).__name__})") from None
     if not stat.S_ISREG(status.st_mode):
-        raise CacheProblem("it is not a regular file")
+        raise MalformedCacheError("it is not a regular file")
     if status.st_size > MAX_FILE_BYTES:
-        raise CacheProblem(f"it is larger than {MAX_FILE_BYTES} bytes")
+        raise MalformedCacheError(f"it is larger than {MAX_FILE_BYTES} bytes")
     with open(path, "rb") as handle:
         data = handle.read(MAX_FILE_BYTES + 1)
     if len(data) > MAX_FILE_BYTES:
-        raise CacheProblem(f"it is larger than {MAX_FILE_BYTES} bytes")
+        raise MalformedCacheError(f"it is larger than {MAX_FILE_BYTES} bytes")
     return data
 
 
 def _parsed(data: bytes, name: str) -> _ModuleCache:
-    """The checked content of a cache file's bytes; ``CacheProblem`` where it cannot be trusted."""
-    from toolcall import _ir as ir
-
+    """The checked content of a cache file's bytes; ``MalformedCacheError`` where it cannot be trusted."""
     content = _json(data)
-    if content.get("format") != file_format.CACHE_FORMAT or content.get("ir") != ir.SCHEMA_VERSION:
+    if content.get("format") != file_format.CACHE_FORMAT or content.get("ir") != ir.IR_VERSION:
         return _ModuleCache(problem=Problem("stale", "its schema cache was written by another toolcall version"))
     if not file_format.seal_holds(data):
-        raise CacheProblem("its seal (content_sha256) does not match its content: it was edited after mypy wrote it")
+        raise MalformedCacheError(
+            "its seal (content_sha256) does not match its content: it was edited after mypy wrote it"
+        )
     if content.get("module") != name:
-        raise CacheProblem(f"it belongs to module {str(content.get('module'))[:80]!r}")
+        raise MalformedCacheError(f"it belongs to module {str(content.get('module'))[:80]!r}")
     content = unpack(content)
     sources = check_sources(content)
     entries = check_entries(content, name, sources)
@@ -218,15 +223,15 @@ def _json(data: bytes) -> dict[str, Any]:
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise CacheProblem(f"it is not UTF-8 (byte {exc.start})") from None
+        raise MalformedCacheError(f"it is not UTF-8 (byte {exc.start})") from None
     try:
         content = json.loads(text, parse_constant=_refuse_constant)
     except RecursionError:
-        raise CacheProblem("it is nested too deeply") from None
+        raise MalformedCacheError("it is nested too deeply") from None
     except ValueError as exc:
-        raise CacheProblem(f"it is not JSON ({str(exc)[:120]})") from None
+        raise MalformedCacheError(f"it is not JSON ({str(exc)[:120]})") from None
     if not isinstance(content, dict):
-        raise CacheProblem("it is not a JSON object")
+        raise MalformedCacheError("it is not a JSON object")
     return content
 
 
@@ -275,9 +280,9 @@ def _spec(module: str) -> Any:
         return None
 
 
-def live_fingerprint(definition: ToolDefinition) -> str:
+def live_fingerprint(declaration: ToolDeclaration) -> str:
     """The signature fingerprint of the live function, from its code object (no introspection)."""
-    function: Any = definition.function
+    function: Any = declaration.function
     while hasattr(function, "__wrapped__"):  # functools.wraps: the signature callers see
         function = function.__wrapped__
     code: CodeType = function.__code__
@@ -297,14 +302,14 @@ def live_fingerprint(definition: ToolDefinition) -> str:
     if code.co_flags & _CO_VARKEYWORDS:
         index = positional + code.co_kwonlyargcount + (1 if code.co_flags & 0x04 else 0)
         shape.append((code.co_varnames[index], "var_keyword", True))
-    return file_format.fingerprint(definition.name, definition.qualname, shape)
+    return file_format.fingerprint(declaration.name, declaration.qualname, shape)
 
 
 def cached_definition(entry: CachedEntry, provider: str, strict: bool) -> dict[str, Any]:
     """A rendered variant from a cache entry (``ValueError`` where the provider cannot take the tool)."""
     assert entry.rendered is not None
     assert entry.tool is not None
-    found = entry.rendered.get(file_format.variant_key(provider, strict))
+    found = entry.rendered.get(variant_key(provider, strict))
     if found is None:
         from toolcall._render import render_tool
 
@@ -323,8 +328,6 @@ def import_refs(tool: ir.Tool) -> dict[str, Any]:
 
 
 def _refs(tool: ir.Tool) -> set[str]:
-    from toolcall import _ir as ir
-
     found: set[str] = set(tool.providers)
     stack: list[Any] = [p.type for p in tool.parameters] + [d.type for d in tool.defs]
     while stack:
@@ -335,16 +338,5 @@ def _refs(tool: ir.Tool) -> set[str]:
             found.add(node.ref)
             if node.provider is not None:
                 found.add(node.provider)
-        if isinstance(node, ir.ObjectType):
-            stack.extend(f.type for f in node.fields)
-        elif isinstance(node, (ir.ArrayType,)):
-            stack.append(node.items)
-        elif isinstance(node, ir.TupleType):
-            stack.extend(node.items)
-        elif isinstance(node, ir.MapType):
-            stack.append(node.values)
-        elif isinstance(node, ir.UnionType):
-            stack.extend(node.options)
-        elif isinstance(node, ir.Constrained):
-            stack.append(node.base)
+        stack.extend(ir.child_types(node))
     return found

@@ -27,7 +27,7 @@ never crashes):
   field of every decoded node has the type its class declares, every
   ``RefType`` names a definition, every default and custom schema is JSON;
 * ``describe`` names the entry's module and tool;
-* ``rendered`` holds exactly the variants of ``cache_format.VARIANTS``, each
+* ``rendered`` holds exactly the variants of ``variants.VARIANTS``, each
   ``{"error": message}`` or a definition whose envelope (its provider's
   ``Envelope`` in ``toolcall._render.providers``) names the tool;
 * every JSON value (schemas, the IR) is JSON all the way down: objects with
@@ -35,10 +35,10 @@ never crashes):
   most ``MAX_DEPTH`` levels. The walk is iterative, so no content can
   overflow the stack, and each rendered schema is walked once.
 
-Failures raise ``CacheProblem`` with a one-line reason naming the entry and
+Failures raise ``MalformedCacheError`` with a one-line reason naming the entry and
 the key; nothing else escapes (an unexpected error while checking, which
 only values built in Python rather than parsed from JSON can cause, is
-reported as a ``CacheProblem`` too).
+reported as a ``MalformedCacheError`` too).
 """
 
 from __future__ import annotations
@@ -53,13 +53,11 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from toolcall import _ir as ir
-from toolcall._cache.file_format import VARIANTS, variant_key
-from toolcall._render.providers import PROVIDERS, Envelope
+from toolcall._cache.constants import MAX_DEPTH, MalformedCacheError
+from toolcall._cache.variants import VARIANT_ENVELOPES
+from toolcall._render.providers import Envelope
 
 __all__ = [
-    "MAX_DEPTH",
-    "VARIANT_ENVELOPES",
-    "CacheProblem",
     "CachedEntry",
     "SourceRecord",
     "check_entries",
@@ -67,9 +65,7 @@ __all__ = [
 ]
 
 #: How deep any JSON value in the content may nest (the renderers stay far below it).
-MAX_DEPTH: Final = 200
 
-_REASON_LIMIT: Final = 400
 _SHOWN_CHARS: Final = 40
 _HEX_DIGITS: Final = "0123456789abcdef"
 _JSON_SCALARS: Final = frozenset((str, int, bool, type(None)))
@@ -82,17 +78,6 @@ _REFUSED_KEYS: Final = frozenset(("name", "qualname", "fingerprint", "refused"))
 _DESCRIBE_KEYS: Final = frozenset(("module", "name", "description", "parameters"))
 
 _T = TypeVar("_T")
-
-
-class CacheProblem(ValueError):
-    """Why a cache file's content cannot be served: a one-line reason of bounded length."""
-
-    def __init__(self, reason: str) -> None:
-        # What is not printable (a line break, a tab, a lone surrogate) is spelled as its escape.
-        text = "".join(
-            c if c.isprintable() else c.encode("unicode_escape").decode() for c in reason[: _REASON_LIMIT + 1]
-        )
-        super().__init__(text if len(text) <= _REASON_LIMIT else text[: _REASON_LIMIT - 3] + "...")
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,20 +108,16 @@ class CachedEntry:
     refused: str | None
 
 
-#: Each variant's envelope (``cache_format.variant_key`` -> its provider's, ``toolcall._render.providers``).
-VARIANT_ENVELOPES: Final[Mapping[str, Envelope]] = {
-    variant_key(provider, strict): PROVIDERS[provider].envelope for provider, strict in VARIANTS
-}
 _VARIANT_KEYS: Final = frozenset(VARIANT_ENVELOPES)
 
 
 def check_sources(content: dict[str, Any]) -> dict[str, SourceRecord]:
-    """The checked top-level ``sources`` table of a cache's content; ``CacheProblem`` if it is malformed."""
+    """The checked top-level ``sources`` table of a cache's content; ``MalformedCacheError`` if it is malformed."""
     return _guarded(_sources, content)
 
 
 def check_entries(content: dict[str, Any], module: str, sources: Mapping[str, SourceRecord]) -> tuple[CachedEntry, ...]:
-    """Every tool entry of a cache's content for ``module``, checked, in order; ``CacheProblem`` otherwise.
+    """Every tool entry of a cache's content for ``module``, checked, in order; ``MalformedCacheError`` otherwise.
 
     The top level is checked too (its keys, their types, that it belongs to
     ``module``); ``sources`` is what ``check_sources`` gave for the content.
@@ -147,23 +128,23 @@ def check_entries(content: dict[str, Any], module: str, sources: Mapping[str, So
 def _guarded(check: Callable[[Any], _T], content: Any) -> _T:
     try:
         return check(content)
-    except CacheProblem:
+    except MalformedCacheError:
         raise
     except Exception as exc:  # only values built in Python (not parsed) get here: a key whose __eq__ fails...
-        raise CacheProblem(f"the cache could not be checked ({_exception(exc)})") from exc
+        raise MalformedCacheError(f"the cache could not be checked ({_exception(exc)})") from exc
 
 
 def _sources(content: Any) -> dict[str, SourceRecord]:
     table = _member(content, "sources", "the cache")
     if type(table) is not dict or not table:
-        raise CacheProblem(f"the cache's 'sources' is {_show(table)}, not a non-empty object")
+        raise MalformedCacheError(f"the cache's 'sources' is {_show(table)}, not a non-empty object")
     records: dict[str, SourceRecord] = {}
     for name, record in table.items():
         where = f"the cache's source {_show(name)}"
         if type(name) is not str or name.split() != [name]:  # empty, or with whitespace
-            raise CacheProblem(f"{where} is not a dotted module name")
+            raise MalformedCacheError(f"{where} is not a dotted module name")
         if type(record) is not dict:
-            raise CacheProblem(f"{where} is {_show(record)}, not an object")
+            raise MalformedCacheError(f"{where} is {_show(record)}, not an object")
         _exact_keys(record, _SOURCE_KEYS, where)
         tokens = record["tokens"]
         records[name] = SourceRecord(
@@ -180,7 +161,7 @@ def _entries(content: Any, module: str, sources: Mapping[str, SourceRecord]) -> 
     for index, raw in enumerate(content["tools"]):
         entry = _entry(raw, _label(index, raw), module, sources)
         if entry.qualname in seen:
-            raise CacheProblem(f"{_label(index, raw)}: qualname {_show(entry.qualname)} has an entry already")
+            raise MalformedCacheError(f"{_label(index, raw)}: qualname {_show(entry.qualname)} has an entry already")
         seen.add(entry.qualname)
         entries.append(entry)
     return tuple(entries)
@@ -188,14 +169,14 @@ def _entries(content: Any, module: str, sources: Mapping[str, SourceRecord]) -> 
 
 def _head(content: Any, module: str) -> None:
     if type(content) is not dict:
-        raise CacheProblem(f"the cache is {_show(content)}, not an object")
+        raise MalformedCacheError(f"the cache is {_show(content)}, not an object")
     _exact_keys(content, _HEAD_KEYS, "the cache")
     _typed(content, "checked", dict, "the cache")
     _hex(content["content_sha256"], 64, "the cache's 'content_sha256'")
     _typed(content, "format", int, "the cache")
     _typed(content, "ir", int, "the cache")
     if _typed(content, "module", str, "the cache") != module:
-        raise CacheProblem(f"the cache belongs to module {_show(content['module'])}, not {_show(module)}")
+        raise MalformedCacheError(f"the cache belongs to module {_show(content['module'])}, not {_show(module)}")
     _typed(content, "tools", list, "the cache")
 
 
@@ -209,7 +190,7 @@ def _label(index: int, raw: Any) -> str:
 
 def _entry(raw: Any, where: str, module: str, sources: Mapping[str, SourceRecord]) -> CachedEntry:
     if type(raw) is not dict:
-        raise CacheProblem(f"{where} is {_show(raw)}, not an object")
+        raise MalformedCacheError(f"{where} is {_show(raw)}, not an object")
     refused = "refused" in raw
     _exact_keys(raw, _REFUSED_KEYS if refused else _DESCRIBED_KEYS, where)
     name = _typed(raw, "name", str, where)
@@ -231,25 +212,25 @@ def _entry(raw: Any, where: str, module: str, sources: Mapping[str, SourceRecord
 
 def _entry_sources(found: Any, where: str, module: str, sources: Mapping[str, SourceRecord]) -> tuple[str, ...]:
     if type(found) is not list or not found:
-        raise CacheProblem(f"{where}: 'sources' is {_show(found)}, not a non-empty array")
+        raise MalformedCacheError(f"{where}: 'sources' is {_show(found)}, not a non-empty array")
     for item in found:
         if type(item) is not str or item not in sources:
-            raise CacheProblem(f"{where}: 'sources' names {_show(item)}, not a module of the cache's 'sources'")
+            raise MalformedCacheError(f"{where}: 'sources' names {_show(item)}, not a module of the cache's 'sources'")
     if len(set(found)) != len(found):
-        raise CacheProblem(f"{where}: 'sources' names a module twice")
+        raise MalformedCacheError(f"{where}: 'sources' names a module twice")
     if module not in found:
-        raise CacheProblem(f"{where}: 'sources' leaves out the module itself ({_show(module)})")
+        raise MalformedCacheError(f"{where}: 'sources' leaves out the module itself ({_show(module)})")
     return tuple(found)
 
 
 def _describe(describe: Any, what: str, module: str, name: str) -> dict[str, Any]:
     if type(describe) is not dict:
-        raise CacheProblem(f"{what} is {_show(describe)}, not an object")
+        raise MalformedCacheError(f"{what} is {_show(describe)}, not an object")
     _exact_keys(describe, _DESCRIBE_KEYS, what)
     if _typed(describe, "module", str, what) != module:
-        raise CacheProblem(f"{what} names module {_show(describe['module'])}, not {_show(module)}")
+        raise MalformedCacheError(f"{what} names module {_show(describe['module'])}, not {_show(module)}")
     if _typed(describe, "name", str, what) != name:
-        raise CacheProblem(f"{what} names tool {_show(describe['name'])}, not {_show(name)}")
+        raise MalformedCacheError(f"{what} names tool {_show(describe['name'])}, not {_show(name)}")
     if describe["description"] is not None:
         _typed(describe, "description", str, what)
     _json(_typed(describe, "parameters", dict, what), f"{what} 'parameters'")
@@ -258,12 +239,12 @@ def _describe(describe: Any, what: str, module: str, name: str) -> dict[str, Any
 
 def _rendered(rendered: Any, where: str, name: str) -> dict[str, dict[str, Any]]:
     if type(rendered) is not dict:
-        raise CacheProblem(f"{where}: 'rendered' is {_show(rendered)}, not an object")
+        raise MalformedCacheError(f"{where}: 'rendered' is {_show(rendered)}, not an object")
     _exact_keys(rendered, _VARIANT_KEYS, f"{where}: 'rendered'")
     for key, variant in rendered.items():
         what = f"{where}: rendered {key!r}"
         if type(variant) is not dict:
-            raise CacheProblem(f"{what} is {_show(variant)}, not an object")
+            raise MalformedCacheError(f"{what} is {_show(variant)}, not an object")
         if len(variant) == 1 and "error" in variant:
             _typed(variant, "error", str, what)
         else:
@@ -275,13 +256,13 @@ def _rendered(rendered: Any, where: str, name: str) -> dict[str, dict[str, Any]]
 def _envelope(definition: dict[str, Any], envelope: Envelope, name: str, what: str) -> None:
     for key, value in envelope.fixed.items():
         if type(definition.get(key)) is not str or definition[key] != value:
-            raise CacheProblem(f"{what}: {key!r} is {_show(definition.get(key))}, not {value!r}")
+            raise MalformedCacheError(f"{what}: {key!r} is {_show(definition.get(key))}, not {value!r}")
     named = definition
     if envelope.within is not None:
         named = _typed(definition, envelope.within, dict, what)
         what = f"{what} {envelope.within!r}"
     if _typed(named, "name", str, what) != name:
-        raise CacheProblem(f"{what} names tool {_show(named['name'])}, not {_show(name)}")
+        raise MalformedCacheError(f"{what} names tool {_show(named['name'])}, not {_show(name)}")
     for key, kind in envelope.required.items():
         _typed(named, key, kind, what)
     for key, kind in envelope.optional.items():
@@ -299,7 +280,7 @@ def _json(value: Any, what: str) -> None:
             if type(node) is dict:
                 for key in node:
                     if type(key) is not str:
-                        raise CacheProblem(f"{what} holds an object key {_show(key)}, not a string")
+                        raise MalformedCacheError(f"{what} holds an object key {_show(key)}, not a string")
                 node = node.values()
             for item in node:
                 kind = type(item)
@@ -308,13 +289,13 @@ def _json(value: Any, what: str) -> None:
                 if kind is dict or kind is list:
                     push(item)
                 elif kind is not float:
-                    raise CacheProblem(f"{what} holds {_show(item)}, not a JSON value")
+                    raise MalformedCacheError(f"{what} holds {_show(item)}, not a JSON value")
                 elif not math.isfinite(item):
-                    raise CacheProblem(f"{what} holds {item!r}, which JSON cannot carry")
+                    raise MalformedCacheError(f"{what} holds {item!r}, which JSON cannot carry")
         if not below:
             return
         level = below
-    raise CacheProblem(f"{what} nests deeper than {MAX_DEPTH} levels")
+    raise MalformedCacheError(f"{what} nests deeper than {MAX_DEPTH} levels")
 
 
 def _tool(data: Any, what: str, names: tuple[str, str, str]) -> ir.Tool:
@@ -322,12 +303,12 @@ def _tool(data: Any, what: str, names: tuple[str, str, str]) -> ir.Tool:
     try:
         tool = ir.from_json(data)
     except Exception as exc:
-        raise CacheProblem(f"{what} does not decode ({_exception(exc)})") from None
+        raise MalformedCacheError(f"{what} does not decode ({_exception(exc)})") from None
     if type(tool) is not ir.Tool:
-        raise CacheProblem(f"{what} decodes to {_show(tool)}, not a tool")
+        raise MalformedCacheError(f"{what} decodes to {_show(tool)}, not a tool")
     _ir_fields(tool, what)
     if (tool.name, tool.qualname, tool.module) != names:
-        raise CacheProblem(f"{what} is the IR of {_show(tool.module)}, {_show(tool.qualname)}, not of this tool")
+        raise MalformedCacheError(f"{what} is the IR of {_show(tool.module)}, {_show(tool.qualname)}, not of this tool")
     return tool
 
 
@@ -344,24 +325,24 @@ def _ir_fields(tool: ir.Tool, what: str) -> None:
             if kind in spec.records:
                 stack.append(value)
             elif (kind not in spec.scalars or kind is float) and not spec.admits(value, stack):
-                raise CacheProblem(f"{what}: {type(node).__name__} {field!r} is {_show(value)}")
+                raise MalformedCacheError(f"{what}: {type(node).__name__} {field!r} is {_show(value)}")
         if type(node) is ir.RefType:
             refs.append(node.name)
         elif type(node) is ir.Default:
             _json_text(node.json, f"{what}: a default")
         elif type(node) is ir.CustomType and type(_json_text(node.schema, f"{what}: a custom schema")) is not dict:
-            raise CacheProblem(f"{what}: the custom schema of {_show(node.ref)} is not an object")
+            raise MalformedCacheError(f"{what}: the custom schema of {_show(node.ref)} is not an object")
     defined = {d.name for d in tool.defs}
     for ref in refs:
         if ref not in defined:
-            raise CacheProblem(f"{what}: a reference to {_show(ref)}, which the tool does not define")
+            raise MalformedCacheError(f"{what}: a reference to {_show(ref)}, which the tool does not define")
 
 
 def _json_text(text: str, what: str) -> Any:
     try:
         value = json.loads(text, parse_constant=_no_constant)
     except Exception as exc:
-        raise CacheProblem(f"{what} is not JSON text ({_exception(exc)})") from None
+        raise MalformedCacheError(f"{what} is not JSON text ({_exception(exc)})") from None
     _json(value, what)
     return value
 
@@ -451,18 +432,18 @@ def _compile(hint: Any) -> _Spec:
 
 def _member(content: Any, key: str, where: str) -> Any:
     if type(content) is not dict:
-        raise CacheProblem(f"{where} is {_show(content)}, not an object")
+        raise MalformedCacheError(f"{where} is {_show(content)}, not an object")
     if key not in content:
-        raise CacheProblem(f"{where} has no {key!r}")
+        raise MalformedCacheError(f"{where} has no {key!r}")
     return content[key]
 
 
 def _typed(container: dict[Any, Any], key: str, kind: type[_T], where: str) -> _T:
     if key not in container:
-        raise CacheProblem(f"{where} has no {key!r}")
+        raise MalformedCacheError(f"{where} has no {key!r}")
     value = container[key]
     if type(value) is not kind:
-        raise CacheProblem(f"{where}: {key!r} is {_show(value)}, not {_KIND_NAMES.get(kind, kind.__name__)}")
+        raise MalformedCacheError(f"{where}: {key!r} is {_show(value)}, not {_KIND_NAMES.get(kind, kind.__name__)}")
     return value
 
 
@@ -477,7 +458,7 @@ _KIND_NAMES: Final[dict[type, str]] = {
 
 def _hex(value: Any, length: int, what: str) -> str:
     if type(value) is not str or len(value) != length or value.strip(_HEX_DIGITS):
-        raise CacheProblem(f"{what} is {_show(value)}, not a digest of lowercase hex digits")
+        raise MalformedCacheError(f"{what} is {_show(value)}, not a digest of lowercase hex digits")
     return value
 
 
@@ -486,10 +467,10 @@ def _exact_keys(found: dict[Any, Any], expected: frozenset[str], where: str) -> 
         return
     missing = sorted(expected.difference(found))
     if missing:
-        raise CacheProblem(f"{where} has no {', '.join(map(repr, missing))}")
+        raise MalformedCacheError(f"{where} has no {', '.join(map(repr, missing))}")
     extra = sorted(_show(key) for key in found.keys() - expected)
     shown = ", ".join(extra[:3]) + (f" and {len(extra) - 3} more" if len(extra) > 3 else "")
-    raise CacheProblem(f"{where} has unexpected keys: {shown}")
+    raise MalformedCacheError(f"{where} has unexpected keys: {shown}")
 
 
 def _show(value: Any) -> str:

@@ -40,8 +40,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
+from toolcall._cache.constants import MAX_DEPTH, MalformedCacheError
 from toolcall._cache.layout import compact
-from toolcall._cache.shapes import MAX_DEPTH, VARIANT_ENVELOPES, CacheProblem
+from toolcall._cache.variants import VARIANT_ENVELOPES
 from toolcall._render.keywords import MANY, NAMED, ONE
 
 __all__ = ["MAX_EXPANDED", "pack", "unpack"]
@@ -197,22 +198,22 @@ class _Unpacker:
         if type(value) is not int:
             return self.resolve(value, limit)
         if not 0 <= value < limit:
-            raise CacheProblem(f"schema {limit} refers to schema {value}, which does not come before it")
+            raise MalformedCacheError(f"schema {limit} refers to schema {value}, which does not come before it")
         self._size += self.sizes[value]
         self._depth = max(self._depth, self.depths[value] + 1)
         return self.schemas[value]
 
     def root(self, value: Any, what: str) -> Any:
         if type(value) is not int or not 0 <= value < len(self.schemas):
-            raise CacheProblem(f"{what} is {_shown(value)}, not the index of a schema")
+            raise MalformedCacheError(f"{what} is {_shown(value)}, not the index of a schema")
         self.expanded += self.sizes[value]
         if self.expanded > MAX_EXPANDED:
-            raise CacheProblem(f"its schemas expand to more than {MAX_EXPANDED} nodes")
+            raise MalformedCacheError(f"its schemas expand to more than {MAX_EXPANDED} nodes")
         return self.schemas[value]
 
     def text(self, value: Any, what: str) -> Any:
         if type(value) is not int or not 0 <= value < len(self.texts):
-            raise CacheProblem(f"{what} is {_shown(value)}, not the index of a text")
+            raise MalformedCacheError(f"{what} is {_shown(value)}, not the index of a text")
         return self.texts[value]
 
     def ir(self, value: Any, what: str) -> Any:
@@ -258,7 +259,7 @@ class _Unpacker:
 
 
 def unpack(content: dict[str, Any]) -> dict[str, Any]:
-    """The content ``pack`` was given, from a file's parsed content; ``CacheProblem`` where it cannot be.
+    """The content ``pack`` was given, from a file's parsed content; ``MalformedCacheError`` where it cannot be.
 
     The result has the layout ``toolcall._cache.shapes`` checks; anything
     beside the tables is passed on for that check to judge.
@@ -266,13 +267,13 @@ def unpack(content: dict[str, Any]) -> dict[str, Any]:
     try:
         return _unpacked(content)
     except RecursionError:  # an inline part nested deeper than json.loads lets a program recurse
-        raise CacheProblem("it is nested too deeply") from None
+        raise MalformedCacheError("it is nested too deeply") from None
 
 
 def _unpacked(content: dict[str, Any]) -> dict[str, Any]:
     unpacker = _Unpacker(content)
     if max(unpacker.depths, default=0) > MAX_DEPTH:
-        raise CacheProblem(f"a schema nests deeper than {MAX_DEPTH} levels")
+        raise MalformedCacheError(f"a schema nests deeper than {MAX_DEPTH} levels")
     tools = content.get("tools")
     out = {key: value for key, value in content.items() if key not in ("schemas", "texts")}
     if type(tools) is list:
@@ -283,7 +284,7 @@ def _unpacked(content: dict[str, Any]) -> dict[str, Any]:
 def _table(content: dict[str, Any], key: str) -> list[Any]:
     table = content.get(key)
     if type(table) is not list:
-        raise CacheProblem(f"the cache's {key!r} is {_shown(table)}, not an array")
+        raise MalformedCacheError(f"the cache's {key!r} is {_shown(table)}, not an array")
     return table
 
 

@@ -49,7 +49,7 @@ def run(arguments: argparse.Namespace) -> int:
         arguments.parser.error(f"{arguments.format} has no strict mode")
     from toolcall._cli import modules
 
-    found = modules.tool_modules(arguments.modules, arguments.package)
+    found = modules.import_tool_modules(arguments.modules, arguments.package)
     if found is None:
         return 1
     definitions = _definitions(found, arguments.format, arguments.strict)
@@ -73,14 +73,14 @@ def export_text(definitions: list[Any]) -> str:
 def _definitions(found: list[ModuleType], provider: str, strict: bool) -> list[Any] | None:
     """Every module's definitions in order, or ``None`` after naming each refused tool and duplicate name."""
     import toolcall
-    from toolcall._toolset.toolset import as_toolset
+    from toolcall._toolset.toolset import as_toolset, shared_definitions
 
     definitions: list[Any] = []
     owners: dict[str, list[str]] = {}
     refused = False
     for module in console.progress(found, len(found), "export"):
         try:
-            emitted = as_toolset(module).emitted(provider, strict)  # the shared form: export only reads it
+            emitted = shared_definitions(as_toolset(module), provider, strict)  # the shared form: export only reads it
         except (ValueError, RuntimeError) as problem:  # a variant the provider cannot take; TOOLCALL_CACHE=require
             console.error(f"{module.__name__}: {problem}")
             refused = True

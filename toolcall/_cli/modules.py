@@ -17,10 +17,10 @@ from types import ModuleType
 
 from toolcall._cli import console
 
-__all__ = ["import_module", "tool_modules"]
+__all__ = ["import_module", "import_tool_modules"]
 
 
-def tool_modules(names: Iterable[str], package: str | None) -> list[ModuleType] | None:
+def import_tool_modules(names: Iterable[str], package: str | None) -> list[ModuleType] | None:
     """The named modules and every module of ``package`` that has tools, sorted; ``None`` after an error.
 
     A named module without tools is an error (it was named for its tools);

@@ -196,17 +196,19 @@ def _load(names: Sequence[str], *, strict: bool) -> _Catalog | None:
     import importlib
 
     from toolcall._cli import console
-    from toolcall._cli.modules import tool_modules
-    from toolcall._toolset.toolset import as_toolset
+    from toolcall._cli.modules import import_tool_modules
+    from toolcall._toolset.toolset import as_toolset, shared_definitions
 
     # Imports each module, naming every one that fails or has no tools; the order is the command line's.
-    if tool_modules(names, None) is None:
+    if import_tool_modules(names, None) is None:
         return None
     catalog = _Catalog()
     failed = False
     for module in dict.fromkeys(importlib.import_module(name) for name in names):  # once each
         try:
-            definitions = as_toolset(module).emitted("mcp", strict)  # the shared form: served, never changed
+            definitions = shared_definitions(
+                as_toolset(module), "mcp", strict
+            )  # the shared form: served, never changed
         except (ValueError, TypeError, RuntimeError) as exc:  # a tool that cannot be rendered; no cache, if required
             console.error(_one_line(f"cannot serve {module.__name__}: {exc}"))
             failed = True

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 import threading
 
+from toolcall._once import OnceCell
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -18,6 +20,8 @@ if TYPE_CHECKING:
 
     from typing_extensions import TypeVar
 
+    from toolcall._toolset.toolset import LoadedTool, Toolset
+
     _G = TypeVar("_G", bound=Callable[..., Any])
     # The default makes ``tool(name=...)`` a ``ToolDecorator`` without an
     # overload: mypy runs hooks on overloaded callables inside overload
@@ -25,16 +29,17 @@ if TYPE_CHECKING:
     _F = TypeVar("_F", bound=Callable[..., Any], default="ToolDecorator")
 
 __all__ = [
+    "star_args",
     "NAME_PATTERN",
     "ToolDecorator",
-    "ToolDefinition",
+    "ToolDeclaration",
     "check_tool_name",
-    "definition_of",
+    "declaration_of",
     "module_generation",
     "module_tools",
     "publish_toolset",
     "tool",
-    "tool_modules",
+    "registered_modules",
 ]
 
 NAME_PATTERN: Final = re.compile(r"[a-zA-Z0-9_-]{1,64}")
@@ -42,10 +47,10 @@ ATTRIBUTE: Final = "__toolcall__"
 CO_VARARGS: Final = 0x04  # inspect.CO_VARARGS, without importing inspect at start-up
 
 
-class ToolDefinition:
+class ToolDeclaration:
     """What ``@tool`` records about a function (the function's ``__toolcall__``)."""
 
-    __slots__ = ("description", "function", "loaded", "lock", "module", "name", "qualname", "thread")
+    __slots__ = ("description", "function", "loaded", "module", "name", "qualname", "thread")
 
     function: Callable[..., Any]
     name: str
@@ -53,9 +58,8 @@ class ToolDefinition:
     thread: bool
     module: str
     qualname: str
-    lock: threading.Lock
-    #: The loaded tool (a ``toolcall._toolset.toolset.LoadedTool``), set on first use.
-    loaded: Any
+    #: The loaded tool, made on first use by ``toolcall._toolset.toolset.load_tool``.
+    loaded: OnceCell[LoadedTool]
 
     def __init__(self, function: Callable[..., Any], name: str, description: str | None, thread: bool) -> None:
         self.function = function
@@ -64,14 +68,13 @@ class ToolDefinition:
         self.thread = thread
         self.module = function.__module__
         self.qualname = function.__qualname__
-        self.lock = threading.Lock()
-        self.loaded = None
+        self.loaded = OnceCell()
 
     def __repr__(self) -> str:
         return f"<tool {self.name!r} from {self.module}.{self.qualname}>"
 
 
-_REGISTRY: dict[str, dict[str, ToolDefinition]] = {}
+_REGISTRY: dict[str, dict[str, ToolDeclaration]] = {}
 # Bumped on every registration in a module, so cached module toolsets can
 # tell cheaply that a tool was added or redefined.
 _GENERATION: dict[str, int] = {}
@@ -79,7 +82,7 @@ _GENERATION: dict[str, int] = {}
 #: Module object → its shared toolset, filled by ``toolcall._toolset.toolset`` and read
 #: by ``emit`` and ``run`` with one dictionary lookup; a module's entry is
 #: dropped here whenever it gains or redefines a tool.
-MODULE_TOOLSETS: dict[object, Any] = {}
+MODULE_TOOLSETS: dict[object, Toolset] = {}
 
 # Guards the three tables above, so that a registration (add the tool, bump
 # the generation, drop the module's toolset) and a toolset's publication
@@ -90,9 +93,11 @@ _LOCK = threading.Lock()
 
 
 def check_tool_name(name: object, where: str) -> str:
-    """Return ``name`` if it is a safe tool name, else raise ``ValueError``."""
+    """Return ``name`` if it is a safe tool name, else raise ``ToolNameError`` (a ``ValueError``)."""
     if not isinstance(name, str) or NAME_PATTERN.fullmatch(name) is None:
-        raise ValueError(
+        from toolcall._exceptions import ToolNameError  # only on this error: not at start-up
+
+        raise ToolNameError(
             f"{where}: tool name {name!r} must match ^[a-zA-Z0-9_-]{{1,64}}$ "
             "(letters, digits, '_' and '-', at most 64); pass @tool(name=...) with such a name"
         )
@@ -146,12 +151,10 @@ def _mark(fn: _G, name: str | None, description: str | None, thread: bool) -> _G
     if code.co_flags & CO_VARARGS:
         star = _star_args(fn)
         if star is not None:
-            from toolcall._rules.messages import star_args  # only on this error: not at start-up
-
             raise TypeError(f"{where}: {star_args(star)}")
     if description is not None and not isinstance(description, str):
         raise TypeError(f"{where}: @tool(description=...) takes a str")
-    definition = ToolDefinition(fn, tool_name, description, thread)
+    definition = ToolDeclaration(fn, tool_name, description, thread)
     setattr(fn, ATTRIBUTE, definition)
     if "<locals>" not in definition.qualname:
         # Only module-level functions belong to the module's toolset; a tool
@@ -160,7 +163,7 @@ def _mark(fn: _G, name: str | None, description: str | None, thread: bool) -> _G
     return fn
 
 
-def _register(definition: ToolDefinition) -> None:
+def _register(definition: ToolDeclaration) -> None:
     import sys
 
     module = definition.module
@@ -170,6 +173,11 @@ def _register(definition: ToolDefinition) -> None:
         _GENERATION[module] = _GENERATION.get(module, 0) + 1
         if owner is not None:
             MODULE_TOOLSETS.pop(owner, None)
+
+
+def star_args(name: str) -> str:
+    """A tool with ``*args``: ``@tool`` raises this text, and the plugin reports it as ``toolcall-param``."""
+    return f"*{name} cannot be sent by a model (tool arguments are named); replace it with a list parameter"
 
 
 def _star_args(fn: Callable[..., Any]) -> str | None:
@@ -186,10 +194,10 @@ def _star_args(fn: Callable[..., Any]) -> str | None:
     return None
 
 
-def definition_of(obj: object) -> ToolDefinition | None:
-    """The ``ToolDefinition`` of a tool function, or ``None``."""
+def declaration_of(obj: object) -> ToolDeclaration | None:
+    """The ``ToolDeclaration`` of a tool function, or ``None``."""
     found = getattr(obj, ATTRIBUTE, None)
-    return found if isinstance(found, ToolDefinition) else None
+    return found if isinstance(found, ToolDeclaration) else None
 
 
 def module_generation(module: str) -> int:
@@ -197,19 +205,19 @@ def module_generation(module: str) -> int:
     return _GENERATION.get(module, 0)
 
 
-def tool_modules() -> tuple[str, ...]:
+def registered_modules() -> tuple[str, ...]:
     """The modules that have defined a tool so far, in order of their first one."""
     with _LOCK:  # another thread may be registering a tool
         return tuple(_REGISTRY)
 
 
-def module_tools(module: str) -> tuple[ToolDefinition, ...]:
+def module_tools(module: str) -> tuple[ToolDeclaration, ...]:
     """The tools defined in ``module``, in declaration order."""
     with _LOCK:  # another thread may be registering a tool in it
         return tuple(_REGISTRY.get(module, {}).values())
 
 
-def publish_toolset(owner: ModuleType, generation: int, toolset: object) -> None:
+def publish_toolset(owner: ModuleType, generation: int, toolset: Toolset) -> None:
     """Make ``toolset`` the shared toolset of module ``owner``, unless a tool was registered there since ``generation``.
 
     ``generation`` is ``module_generation`` as read before the toolset's tools were.

@@ -37,12 +37,13 @@ from typing import Any, Final
 
 from toolcall import _ir as ir
 from toolcall import errors
-from toolcall._dispatch.codegen import Source, is_safe_identifier
+from toolcall._dispatch.codegen import CodeBuilder, is_safe_identifier
 from toolcall._dispatch.coercers import Coercers, accepts_null, resolve_union_orders
 from toolcall._dispatch.result import Err, Ok
+from toolcall._exceptions import MissingInjectedError
 from toolcall._wire.scalars import Fail
 
-__all__ = ["MissingInjected", "Prepared", "Rejected", "prepare", "reason_of"]
+__all__ = ["MissingInjectedError", "Binder", "Rejected", "prepare", "reason_of"]
 
 
 class Rejected(Exception):
@@ -56,12 +57,8 @@ class Rejected(Exception):
         self.error = error
 
 
-class MissingInjected(TypeError):
-    """An injected parameter has no value in ``context`` (a programming error, not bad input)."""
-
-
 @dataclass(frozen=True)
-class Prepared:
+class Binder:
     """The generated functions of one tool."""
 
     #: ``run(args, context) -> Ok | Err``, the whole sync dispatch; ``None`` for an ``async def`` tool.
@@ -79,17 +76,17 @@ def reason_of(fail: Fail) -> errors.Reason:
     return errors.Reason(fail.code, fail.value, tuple(reversed(fail.rpath)), fail.detail, branches, fail.accepted)
 
 
-def prepare(tool: ir.Tool, function: Callable[..., Any], classes: dict[str, Any], thread: bool) -> Prepared:
+def prepare(tool: ir.Tool, function: Callable[..., Any], classes: dict[str, Any], thread: bool) -> Binder:
     """Generate the run and bind functions of ``tool``."""
     namespace = _namespace(tool, function)
-    source = Source(f"<toolcall {tool.name}>", namespace)
+    source = CodeBuilder(f"<toolcall {tool.name}>", namespace)
     coercers = Coercers(tool, classes, source)
     _Writer(tool, source, coercers, _defaults(function)).write()
     coercers.finish()
     compiled = source.compile()
     resolve_union_orders(compiled)
     compiled["_checks"].problems = compiled["problems"]
-    return Prepared(
+    return Binder(
         run=compiled.get("run"),
         bind=compiled["bind"],
         is_async=inspect.iscoroutinefunction(function),
@@ -132,7 +129,7 @@ def _namespace(tool: ir.Tool, function: Callable[..., Any]) -> dict[str, Any]:
         "_ArgumentGap": errors.ArgumentGap,
         "_NOT_SENT": _NOT_SENT,
         "_UNREADABLE": _UNREADABLE,
-        "MissingInjected": MissingInjected,
+        "MissingInjectedError": MissingInjectedError,
         "_injected": _injected,
         "_InvalidArguments": errors.InvalidArguments,
         "_new": tuple.__new__,
@@ -159,7 +156,7 @@ def _injected(context: Any, name: str) -> Any:
     try:
         return context[name]
     except (KeyError, TypeError):
-        raise MissingInjected(
+        raise MissingInjectedError(
             f"the injected parameter {name!r} needs a value: pass run(..., context={{{name!r}: ...}})"
         ) from None
 
@@ -283,7 +280,7 @@ class _Writer:
     check ``len(slots)``, and gap ``g`` is check ``len(slots) + 1 + g``.
     """
 
-    def __init__(self, tool: ir.Tool, source: Source, coercers: Coercers, defaults: dict[str, Any]) -> None:
+    def __init__(self, tool: ir.Tool, source: CodeBuilder, coercers: Coercers, defaults: dict[str, Any]) -> None:
         self.tool = tool
         self.source = source
         self.coercers = coercers
@@ -346,7 +343,7 @@ class _Writer:
                 self._wire_parameter(parameter, variable, check)
         self._leftover_keys()
         # Not Fail, not a refusal already made: the input broke a check (too deep, a hostile object).
-        add(1, "except (Rejected, MissingInjected):", "    raise", "except Exception as exc:")
+        add(1, "except (Rejected, MissingInjectedError):", "    raise", "except Exception as exc:")
         add(2, "raise _broken(args, exc, None, 0) from None")
         self._gap_checks()
 

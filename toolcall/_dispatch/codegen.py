@@ -12,7 +12,7 @@ from __future__ import annotations
 import keyword
 from typing import Any
 
-__all__ = ["Source", "is_safe_identifier"]
+__all__ = ["CodeBuilder", "is_safe_identifier"]
 
 
 def is_safe_identifier(name: str) -> bool:
@@ -20,7 +20,7 @@ def is_safe_identifier(name: str) -> bool:
     return name.isidentifier() and not keyword.iskeyword(name) and name.isascii()
 
 
-class Source:
+class CodeBuilder:
     """Lines of generated code and the namespace they run in."""
 
     filename: str

@@ -1,7 +1,7 @@
 """IR type nodes → generated coercer functions (wire value → Python value).
 
 ``Coercers(tool, classes, source)`` writes one Python function per distinct
-structural node (array, tuple, map, object, union, ...) into a ``Source``;
+structural node (array, tuple, map, object, union, ...) into a ``CodeBuilder``;
 scalar checks are inlined where a node's value is used, so a list of
 TypedDicts of strings and ints runs as one loop of type checks. Each
 function raises ``Fail`` with a SPEC §2 reason code, and containers add
@@ -22,7 +22,7 @@ from typing import Any, Final, NamedTuple
 
 from toolcall import _ir as ir
 from toolcall._declarations.custom import provider_instance
-from toolcall._dispatch.codegen import Source
+from toolcall._dispatch.codegen import CodeBuilder
 from toolcall._rules import bounds
 from toolcall._wire import scalars
 from toolcall._wire.scalars import Fail
@@ -116,10 +116,10 @@ class Coercers:
 
     tool: ir.Tool
     classes: Mapping[str, Any]
-    source: Source
+    source: CodeBuilder
     defs: dict[str, ir.TypeNode]
 
-    def __init__(self, tool: ir.Tool, classes: Mapping[str, Any], source: Source) -> None:
+    def __init__(self, tool: ir.Tool, classes: Mapping[str, Any], source: CodeBuilder) -> None:
         self.tool = tool
         self.classes = classes
         self.source = source

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from toolcall import _ir as ir
-from toolcall._declarations.tool import ToolDefinition
+from toolcall._declarations.tool import ToolDeclaration
 from toolcall._findings import Finding
 
 __all__ = ["Introspected", "introspect"]
@@ -32,8 +32,8 @@ class Introspected:
     classes: Mapping[str, Any]
 
 
-def introspect(definition: ToolDefinition) -> Introspected:
-    """Resolve the annotations of ``definition``'s function and build its IR.
+def introspect(declaration: ToolDeclaration) -> Introspected:
+    """Resolve the annotations of ``declaration``'s function and build its IR.
 
     Raises ``TypeError`` naming the tool, the parameter and the type when no
     schema can describe a parameter's type, or when an annotation cannot be
@@ -41,5 +41,5 @@ def introspect(definition: ToolDefinition) -> Introspected:
     """
     from toolcall._introspect.tool import build_tool
 
-    parts = build_tool(definition)
+    parts = build_tool(declaration)
     return Introspected(parts.tool, parts.findings, parts.classes)

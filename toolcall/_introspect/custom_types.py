@@ -18,7 +18,7 @@ from toolcall._declarations.custom import (
     fullname_of,
     provider_instance,
 )
-from toolcall._introspect.metadata import SchemaError
+from toolcall._exceptions import SchemaError
 from toolcall._rules import messages
 from toolcall._rules.custom_schemas import NONE_ARGUMENT, provider_coerces, schema_text
 

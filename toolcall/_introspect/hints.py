@@ -8,7 +8,7 @@ import types
 import typing
 from typing import Any
 
-from toolcall._introspect.metadata import SchemaError
+from toolcall._exceptions import SchemaError
 
 __all__ = ["class_hints", "function_hints", "module_globals"]
 

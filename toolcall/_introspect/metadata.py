@@ -16,18 +16,15 @@ import typing_extensions as te
 
 from toolcall import _ir as ir
 from toolcall._declarations.params import InjectedMarker, Param
+from toolcall._exceptions import SchemaError
 from toolcall._rules import messages
 from toolcall._rules.annotated import ANNOTATED_TYPES, ConstraintsUnfit, Metadata, MetadataMerge, constrain
 from toolcall._rules.descriptions import sole_option
 from toolcall._rules.type_rules import QUALIFIERS
 
-__all__ = ["Metadata", "SchemaError", "apply_constraints", "declared_description", "read_metadata"]
+__all__ = ["Metadata", "MetadataReader", "apply_constraints", "declared_description", "read_metadata"]
 
 _ANNOTATED = (typing.Annotated, te.Annotated)
-
-
-class SchemaError(TypeError):
-    """A type no schema can describe; the message says which and how to fix it."""
 
 
 def read_metadata(items: tuple[Any, ...]) -> Metadata:
@@ -48,6 +45,26 @@ def read_metadata(items: tuple[Any, ...]) -> Metadata:
     return metadata
 
 
+class MetadataReader:
+    """Each ``Annotated``'s metadata, read once per tool however often the walk meets it.
+
+    Keyed by the ``Annotated`` object's identity; the object is kept, so its
+    identity is not reused while the reader lives (one tool's introspection).
+    """
+
+    __slots__ = ("_read",)
+
+    def __init__(self) -> None:
+        self._read: dict[int, tuple[Any, Metadata]] = {}
+
+    def __call__(self, annotated: Any) -> Metadata:
+        """The merged metadata of ``annotated`` (an ``Annotated[...]``); ``SchemaError`` for a refused bound."""
+        found = self._read.get(id(annotated))
+        if found is None or found[0] is not annotated:
+            found = self._read[id(annotated)] = (annotated, read_metadata(te.get_args(annotated)[1:]))
+        return found[1]
+
+
 def _is_annotated_types(item: object) -> bool:
     cls = type(item)
     return cls.__module__ == "annotated_types" and cls.__name__ in ANNOTATED_TYPES
@@ -64,7 +81,7 @@ def apply_constraints(node: ir.TypeNode, constraints: ir.Constraints, where: str
         raise SchemaError(messages.constraints_misfit(where, exc.constraints)) from None
 
 
-def declared_description(hint: Any) -> str | None:
+def declared_description(hint: Any, metadata_of: MetadataReader) -> str | None:
     """The ``Param(description=...)`` written on a parameter's or field's own annotation.
 
     Looked up on the annotation itself, through TypedDict qualifiers
@@ -72,7 +89,7 @@ def declared_description(hint: Any) -> str | None:
     """
     for layer in _outer_layers(hint):
         if te.get_origin(layer) in _ANNOTATED:
-            found = read_metadata(te.get_args(layer)[1:]).description
+            found = metadata_of(layer).description
             if found is not None:
                 return found
     return None

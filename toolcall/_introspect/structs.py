@@ -149,7 +149,7 @@ def _field(w: Walker, name: str, hint: Any, required: bool, default: Any, docs: 
             outcome = default_for(default, node, w.defs, path=tuple(w.path))
             w.findings.extend(outcome.findings)
             emitted = outcome.default
-    declared = declared_description(hint) if hint is not _UNANNOTATED else None
+    declared = declared_description(hint, w.metadata) if hint is not _UNANNOTATED else None
     return ir.Field(name, node, required, emitted, field_description(declared, docs.get(name)))
 
 

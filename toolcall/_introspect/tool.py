@@ -23,10 +23,11 @@ import typing_extensions as te
 
 from toolcall import _ir as ir
 from toolcall._declarations.custom import providers_for
-from toolcall._declarations.tool import ToolDefinition
+from toolcall._declarations.tool import ToolDeclaration
+from toolcall._exceptions import SchemaError
 from toolcall._findings import Finding
 from toolcall._introspect.hints import function_hints
-from toolcall._introspect.metadata import SchemaError, declared_description, read_metadata
+from toolcall._introspect.metadata import declared_description
 from toolcall._introspect.types import Walker
 from toolcall._rules.defaults import default_for
 from toolcall._rules.descriptions import parameter_description
@@ -60,16 +61,16 @@ class ToolParts:
     classes: Mapping[str, Any]
 
 
-def build_tool(definition: ToolDefinition) -> ToolParts:
-    """Introspect ``definition``'s function; raises ``TypeError`` for a type no schema describes."""
-    fn = definition.function
-    where = f"tool {definition.name!r} ({definition.module}.{definition.qualname})"
+def build_tool(declaration: ToolDeclaration) -> ToolParts:
+    """Introspect ``declaration``'s function; raises ``SchemaError`` for a type no schema describes."""
+    fn = declaration.function
+    where = f"tool {declaration.name!r} ({declaration.module}.{declaration.qualname})"
     try:
         hints = function_hints(fn)
     except SchemaError as exc:
-        raise TypeError(f"{where}: {exc}") from None
+        raise SchemaError(f"{where}: {exc}") from None
     doc = parse_docstring(fn.__doc__)
-    walker = Walker(definition.module, providers_for(definition.module), fn.__globals__)
+    walker = Walker(declaration.module, providers_for(declaration.module), fn.__globals__)
     findings: list[Finding] = []
     signature = inspect.signature(fn)  # follows functools.wraps to the signature callers see
     parameters = []
@@ -77,17 +78,17 @@ def build_tool(definition: ToolDefinition) -> ToolParts:
         if param.kind is inspect.Parameter.VAR_POSITIONAL:
             continue  # rejected by @tool already; kept out in case of a rebuilt function
         try:
-            parameters.append(_parameter(walker, definition.name, param, hints.get(param.name, _NO_ANNOTATION), doc))
+            parameters.append(_parameter(walker, declaration.name, param, hints.get(param.name, _NO_ANNOTATION), doc))
         except SchemaError as exc:
-            raise TypeError(f"{where}, parameter {param.name!r}: {exc}") from None
-        findings.extend(_claimed(walker, definition.name, param.name))
-    findings.extend(stray_entries(doc.params, signature.parameters, definition.name))
+            raise SchemaError(f"{where}, parameter {param.name!r}: {exc}") from None
+        findings.extend(_claimed(walker, declaration.name, param.name))
+    findings.extend(stray_entries(doc.params, signature.parameters, declaration.name))
     returns = _returns(walker, hints.get("return", _NO_ANNOTATION))
     tool = assemble_tool(
-        name=definition.name,
-        module=definition.module,
-        qualname=definition.qualname,
-        description=definition.description,
+        name=declaration.name,
+        module=declaration.module,
+        qualname=declaration.qualname,
+        description=declaration.description,
         documented=doc.description,
         parameters=parameters,
         defs=walker.defs,
@@ -105,7 +106,7 @@ def _parameter(walker: Walker, tool: str, param: inspect.Parameter, hint: Any, d
         parameter, finding = unannotated_parameter(param.name, kind, required, doc.params.get(param.name), tool)
         walker.findings.append(finding)
         return parameter
-    if _is_injected(hint):
+    if _is_injected(walker, hint):
         return injected_parameter(param.name, kind, required)
     node = walker.walk(hint)
     default = None
@@ -113,12 +114,14 @@ def _parameter(walker: Walker, tool: str, param: inspect.Parameter, hint: Any, d
         outcome = default_for(param.default, node, walker.defs, tool=tool, parameter=param.name)
         walker.findings.extend(outcome.findings)
         default = outcome.default
-    description = parameter_description(declared_description(hint), doc.params.get(param.name), node, walker.defs)
+    description = parameter_description(
+        declared_description(hint, walker.metadata), doc.params.get(param.name), node, walker.defs
+    )
     return ir.Parameter(param.name, kind, node, required, default, description)
 
 
-def _is_injected(hint: Any) -> bool:
-    return te.get_origin(hint) in (typing.Annotated, te.Annotated) and read_metadata(te.get_args(hint)[1:]).injected
+def _is_injected(walker: Walker, hint: Any) -> bool:
+    return te.get_origin(hint) in (typing.Annotated, te.Annotated) and walker.metadata(hint).injected
 
 
 def _claimed(walker: Walker, tool: str, parameter: str) -> list[Finding]:

@@ -30,7 +30,7 @@ gets ``_2``, ``_3``, ... in the order the recursions are found: parameters in
 signature order, depth first, fields in declaration order, then the return
 type. The same type always gets the same name within a tool (a generic type
 is "the same" when its type arguments give the same nodes). Subtrees equal to
-a definition's body are folded into a ``RefType`` afterwards, so a plain alias
+a declaration's body are folded into a ``RefType`` afterwards, so a plain alias
 that ``get_type_hints`` unrolled once still reads as one reference.
 """
 
@@ -49,11 +49,12 @@ import typing_extensions as te
 
 from toolcall import _ir as ir
 from toolcall._declarations.custom import TypeProvider, class_ref, resolve_ref
+from toolcall._exceptions import SchemaError
 from toolcall._findings import TYPE, Finding
 from toolcall._introspect import structs
 from toolcall._introspect.custom_types import from_providers, self_described, type_fullname
 from toolcall._introspect.hints import module_globals
-from toolcall._introspect.metadata import SchemaError, apply_constraints, read_metadata
+from toolcall._introspect.metadata import MetadataReader, apply_constraints
 from toolcall._rules import messages
 from toolcall._rules.json_literals import is_json_scalar
 from toolcall._rules.recursion import RecursionTracker
@@ -67,7 +68,7 @@ from toolcall._rules.type_rules import (
     union_of,
 )
 
-__all__ = ["SchemaError", "Walker", "type_name"]
+__all__ = ["Walker", "type_name"]
 
 
 def _live(fullname: str) -> Any:
@@ -118,6 +119,8 @@ class Walker(RecursionTracker):
         self._namespaces: list[dict[str, Any]] = [namespace]
         self._bindings: list[dict[Any, ir.TypeNode]] = [{}]
         self.path: list[str | int] = []
+        #: Each ``Annotated``'s metadata, read once for this tool (its parameters, the walk, the descriptions).
+        self.metadata = MetadataReader()
         self._depth = 0
 
     # -- state ---------------------------------------------------------------
@@ -206,8 +209,8 @@ class Walker(RecursionTracker):
 def _annotated(w: Walker, tp: Any) -> ir.TypeNode | None:
     if te.get_origin(tp) not in _ANNOTATED:
         return None
-    base, *items = te.get_args(tp)
-    meta = read_metadata(tuple(items))
+    base = te.get_args(tp)[0]
+    meta = w.metadata(tp)
     if meta.injected:
         raise w.fail(messages.INJECTED_INSIDE_TYPE)
     node = w.walk(base)

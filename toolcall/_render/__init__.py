@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import Any, Final
 
 from toolcall import _ir as ir
+from toolcall._exceptions import ProviderError, UnknownProviderError
 from toolcall._findings import Finding
 from toolcall._render import envelopes, limits
 from toolcall._render.canonical import output_schema, parameters_schema
@@ -25,14 +26,14 @@ from toolcall._render.gemini import gemini_parameters
 from toolcall._render.losses import Losses
 from toolcall._render.openai import with_items
 from toolcall._render.profiles import ANTHROPIC_STRICT, OPENAI_STRICT, Profile
-from toolcall._render.providers import PROVIDERS as _PROVIDER_TABLE
+from toolcall._render.providers import PROVIDERS
 from toolcall._render.schema import Schema
 from toolcall._render.strict import strict_schema
 
-__all__ = ["PROVIDERS", "Rendered", "check_request", "parameters_schema", "render_tool", "render_variants"]
+__all__ = ["PROVIDER_NAMES", "Rendered", "check_request", "parameters_schema", "render_tool", "render_variants"]
 
 #: The providers' names (``toolcall._render.providers``, the one table of providers), in order.
-PROVIDERS: Final[tuple[str, ...]] = tuple(_PROVIDER_TABLE)
+PROVIDER_NAMES: Final[tuple[str, ...]] = tuple(PROVIDERS)
 
 _ENCODE: Final = json.JSONEncoder(allow_nan=False).encode  # as plain() encodes (one encoder, not one per call)
 
@@ -54,7 +55,7 @@ class Rendered:
 
 
 def render_tool(tool: ir.Tool, provider: str, *, strict: bool = False) -> Rendered:
-    """Render ``tool`` for ``provider`` (one of ``PROVIDERS``).
+    """Render ``tool`` for ``provider`` (one of ``PROVIDER_NAMES``).
 
     Raises ``ValueError`` for an unknown provider, for ``gemini`` with
     ``strict=True``, and when the tool breaks a hard provider limit.
@@ -116,8 +117,8 @@ def check_request(definitions: Sequence[dict[str, Any]], provider: str, strict: 
 
 
 def _check_provider(provider: str) -> None:
-    if provider not in PROVIDERS:
-        raise ValueError(f"unknown provider {provider!r}; known providers: {', '.join(PROVIDERS)}")
+    if provider not in PROVIDER_NAMES:
+        raise UnknownProviderError(f"unknown provider {provider!r}; known providers: {', '.join(PROVIDER_NAMES)}")
 
 
 class _Shared:
@@ -206,9 +207,9 @@ _ENVELOPES: Final[dict[str, Callable[[_Shared, Schema, bool], dict[str, Any]]]] 
 def _gemini(shared: _Shared, strict: bool) -> Rendered:
     tool = shared.tool
     if strict:
-        raise ValueError("gemini has no strict mode in toolcall; call with strict=False")
+        raise ProviderError("gemini has no strict mode in toolcall; call with strict=False")
     if GEMINI_NAME.fullmatch(tool.name) is None:
-        raise ValueError(f"tool {tool.name!r}: Gemini function names start with a letter or '_' (at most 64)")
+        raise ProviderError(f"tool {tool.name!r}: Gemini function names start with a letter or '_' (at most 64)")
     losses = Losses(tool)
     parameters = gemini_parameters(shared.canonical, losses)
     return Rendered(envelopes.gemini(tool, shared.fresh(parameters)), tuple(losses.findings))

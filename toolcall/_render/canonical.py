@@ -46,7 +46,7 @@ def output_schema(tool: ir.Tool) -> Schema | None:
     builder = _Builder(tool)
     node = tool.returns
     if isinstance(node, ir.RefType):
-        node = builder.definition(node.name)
+        node = builder.named_type(node.name)
     schema = builder.node(node)
     if schema.get("type") != "object":
         return None
@@ -60,12 +60,12 @@ class _Builder:
         self.tool = tool
         self.used: dict[str, None] = {}  # an ordered set
 
-    def definition(self, name: str) -> ir.TypeNode:
+    def named_type(self, name: str) -> ir.TypeNode:
         """The type behind ``RefType(name)``, as a ``ValueError`` when the tool lacks it."""
         try:
-            return self.tool.definition(name)
+            return self.tool.named_type(name)
         except KeyError:
-            raise ValueError(f"tool {self.tool.name!r}: reference to unknown definition {name!r}") from None
+            raise ValueError(f"tool {self.tool.name!r}: reference to unknown named type {name!r}") from None
 
     def root(self, parameters: Sequence[ir.Parameter]) -> Schema:
         """The closed root object; ``**kwargs: T`` opens it to extra properties of type T."""
@@ -94,7 +94,7 @@ class _Builder:
         rendered: dict[str, Schema] = {}
         while missing := [n for n in self.used if n not in rendered]:
             for name in missing:
-                rendered[name] = self.node(self.definition(name))
+                rendered[name] = self.node(self.named_type(name))
         if rendered:
             # Declaration order, not discovery order, so the output does not depend on traversal.
             order = [d.name for d in self.tool.defs]

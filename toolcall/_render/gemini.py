@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from toolcall._exceptions import ProviderError
 from toolcall._ir import canonical_json
 from toolcall._render.losses import Losses
 from toolcall._render.notes import append_note, describe_type
@@ -45,7 +46,7 @@ def gemini_parameters(canonical: Schema, losses: Losses) -> Schema | None:
     """
     recursive = recursive_defs(canonical)
     if recursive:
-        raise ValueError(
+        raise ProviderError(
             f"tool {losses.tool.name!r}: {recursive[0]} is a recursive type, and Gemini's schema cannot "
             "express recursion; use a non-recursive type for this tool"
         )
@@ -75,7 +76,7 @@ class _Gemini:
         if isinstance(ref, str):
             name = def_name(ref)
             if name is None or name not in self.defs:
-                raise ValueError(f"tool {self.losses.tool.name!r}: Gemini cannot resolve the reference {ref!r}")
+                raise ProviderError(f"tool {self.losses.tool.name!r}: Gemini cannot resolve the reference {ref!r}")
             schema = {**as_schema(self.defs[name]), **schema}
         if "oneOf" in schema and "anyOf" not in schema:
             schema["anyOf"] = schema.pop("oneOf")
@@ -146,7 +147,7 @@ class _Gemini:
         for name in schema.get("properties", {}):
             if PROPERTY_PATTERN.fullmatch(name) is None:
                 where = ".".join(str(s) for s in (*at, "properties", name))
-                raise ValueError(
+                raise ProviderError(
                     f"tool {self.losses.tool.name!r}: Gemini rejects the property name {name!r} ({where}); "
                     f"names must match ^[A-Za-z_][A-Za-z0-9_]{{0,63}}$"
                 )

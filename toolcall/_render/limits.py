@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from toolcall import _ir as ir
+from toolcall._exceptions import ProviderError
 from toolcall._findings import STRICT, Finding
 from toolcall._ir import canonical_json
 from toolcall._render.providers import PROVIDERS
@@ -50,7 +51,7 @@ ANTHROPIC_STRICT_MAX_UNIONS: Final = 16
 def check_description(tool: ir.Tool, provider: str) -> None:
     """Chat Completions rejects a function description over 1024 characters (strict or not)."""
     if provider == "openai" and len(tool.description) > OPENAI_MAX_DESCRIPTION:
-        raise ValueError(
+        raise ProviderError(
             f"tool {tool.name!r}: its description has {len(tool.description)} characters; OpenAI Chat "
             f"Completions accepts at most {OPENAI_MAX_DESCRIPTION}; shorten the docstring or pass description="
         )
@@ -95,7 +96,7 @@ def count_findings(provider: str, count: int) -> list[Finding]:
 
 def _at_most(where: str, what: str, value: int, limit: int) -> None:
     if value > limit:
-        raise ValueError(f"{where}: {value} {what}, over the provider's limit of {limit}")
+        raise ProviderError(f"{where}: {value} {what}, over the provider's limit of {limit}")
 
 
 def _depth(schema: Any, nodes: list[Schema]) -> int:

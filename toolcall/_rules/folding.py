@@ -8,7 +8,6 @@ unrolled copies back into the reference, so the IR says what the code says.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Mapping
 
 from toolcall import _ir as ir
@@ -30,17 +29,4 @@ def fold_defs(defs: Mapping[str, ir.TypeNode]) -> dict[str, ir.TypeNode]:
 
 
 def _fold_children(node: ir.TypeNode, bodies: Mapping[ir.TypeNode, str]) -> ir.TypeNode:
-    if isinstance(node, ir.ArrayType):
-        return dataclasses.replace(node, items=fold(node.items, bodies))
-    if isinstance(node, ir.MapType):
-        return ir.MapType(fold(node.values, bodies))
-    if isinstance(node, ir.TupleType):
-        return ir.TupleType(tuple(fold(item, bodies) for item in node.items))
-    if isinstance(node, ir.UnionType):
-        return ir.UnionType(tuple(fold(option, bodies) for option in node.options))
-    if isinstance(node, ir.Constrained):
-        return ir.Constrained(fold(node.base, bodies), node.constraints)
-    if isinstance(node, ir.ObjectType):
-        fields = tuple(dataclasses.replace(f, type=fold(f.type, bodies)) for f in node.fields)
-        return dataclasses.replace(node, fields=fields)
-    return node
+    return ir.replace_child_types(node, lambda child: fold(child, bodies))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, Literal
 
+from toolcall._declarations.tool import star_args  # @tool raises this text at definition
 from toolcall._findings import FIX_HINT
 from toolcall._rules.type_rules import MAX_DEPTH
 
@@ -147,8 +148,3 @@ def default_without_offset(what: str, format_name: str) -> str:
         f"the default {what} has no UTC offset, which the {format_name!r} format of its schema requires, "
         "so the schema omits it; give it tzinfo=datetime.timezone.utc"
     )
-
-
-def star_args(name: str) -> str:
-    """A tool with ``*args`` (``toolcall-param``; ``@tool`` raises the same text, from ``toolcall._declarations.tool``)."""
-    return f"*{name} cannot be sent by a model (tool arguments are named); replace it with a list parameter"

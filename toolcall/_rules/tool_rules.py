@@ -90,7 +90,7 @@ def assemble_tool(
         qualname=qualname,
         description=tool_description(description, documented),
         parameters=tuple(parameters),
-        defs=tuple(ir.Definition(def_name, body) for def_name, body in folded.items()),
+        defs=tuple(ir.NamedType(def_name, body) for def_name, body in folded.items()),
         returns=returns,
         providers=tuple(providers),
     )

@@ -16,7 +16,7 @@ without one installed, a type checker sees ``Any`` for its type.
 
 from __future__ import annotations
 
-from toolcall._toolset.toolset import as_toolset
+from toolcall._toolset.toolset import as_toolset, descriptions, fresh_definitions
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if not TYPE_CHECKING:
@@ -58,11 +58,7 @@ def emit(source: Source, provider: str, *, strict: bool = False) -> list[Any]:
     sharing no container with any other result: append a provider-hosted
     tool, set ``cache_control`` on the last Anthropic tool, change anything.
     """
-    toolset = as_toolset(source)
-    build = toolset._builders.get((provider, strict))
-    if build is None:
-        build = toolset.emit_builder(provider, strict)
-    return build()
+    return fresh_definitions(as_toolset(source), provider, strict)
 
 
 def describe(source: Source) -> list[dict[str, Any]]:
@@ -71,7 +67,8 @@ def describe(source: Source) -> list[dict[str, Any]]:
     The result is shared between callers and read-only (mutation raises
     ``TypeError``); ``copy.deepcopy`` it to change it.
     """
-    return as_toolset(source).described()
+    described: list[dict[str, Any]] = descriptions(as_toolset(source))
+    return described
 
 
 def tool_names(source: Source) -> list[str]:

@@ -2,12 +2,12 @@
 
 ``emit`` hands every caller its own plain lists and dicts (SPEC §3), built
 from the shared, read-only form that ``Toolset.emitted`` keeps. A recursive
-copy of 20 tools walks about 200 containers in Python; instead, ``builder``
+copy of 20 tools walks about 200 containers in Python; instead, ``copier``
 generates, once per shared result, a function whose body is one nested
 list/dict display of that result, so a call runs only the interpreter's
 container-building opcodes (dict keys and scalars are code constants).
 
-Values enter the generated source only as ``Source.literal`` spellings of
+Values enter the generated source only as ``CodeBuilder.literal`` spellings of
 plain JSON scalars; any other leaf (a float NaN, a ``str`` subclass) is a
 namespace constant, shared like the shared form shares it, since it is not
 a container. CPython's parser refuses more than 200 nested brackets, and
@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Final
 
-from toolcall._dispatch.codegen import Source
+from toolcall._dispatch.codegen import CodeBuilder
 
-__all__ = ["MAX_LITERAL_DEPTH", "MAX_LITERAL_NODES", "builder", "node_count", "plain_copy"]
+__all__ = ["MAX_LITERAL_DEPTH", "MAX_LITERAL_NODES", "copier", "node_count", "plain_copy"]
 
 #: Containers nested deeper than this (counted from a tool's own dict) are copied, not spelled.
 MAX_LITERAL_DEPTH: Final = 64
@@ -41,9 +41,9 @@ def plain_copy(value: Any) -> Any:
     return value
 
 
-def builder(shared: list[Any]) -> Callable[[], list[Any]]:
+def copier(shared: list[Any]) -> Callable[[], list[Any]]:
     """A function returning a fresh, independent plain copy of ``shared`` (JSON data) on every call."""
-    source = Source("<toolcall emit>", {"_copy": plain_copy})
+    source = CodeBuilder("<toolcall emit>", {"_copy": plain_copy})
     budget = MAX_LITERAL_NODES
     spelled = []
     for tool in shared:
@@ -76,7 +76,7 @@ def node_count(value: Any, limit: int) -> int:
     return count
 
 
-def _spell(value: Any, depth: int, source: Source) -> str:
+def _spell(value: Any, depth: int, source: CodeBuilder) -> str:
     """Python source for an expression that builds a fresh copy of ``value``."""
     if isinstance(value, dict):
         if depth >= MAX_LITERAL_DEPTH:
@@ -90,14 +90,14 @@ def _spell(value: Any, depth: int, source: Source) -> str:
     return _scalar(value, source)
 
 
-def _scalar(value: Any, source: Source) -> str:
+def _scalar(value: Any, source: CodeBuilder) -> str:
     """A literal for a plain JSON scalar; the name of a namespace constant for anything else."""
     try:
-        return Source.literal(value)
+        return CodeBuilder.literal(value)
     except (TypeError, ValueError):  # not a plain scalar; an int too long for ``repr``
         return source.constant(value)
 
 
-def _copied(value: Any, source: Source) -> str:
+def _copied(value: Any, source: CodeBuilder) -> str:
     """An expression that copies ``value`` at call time (kept in the namespace as it is: read-only)."""
     return f"_copy({source.constant(value)})"

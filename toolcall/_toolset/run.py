@@ -14,40 +14,23 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from toolcall._declarations.tool import MODULE_TOOLSETS
-from toolcall._dispatch.binder import Prepared, Rejected, prepare, tool_failed
+from toolcall._dispatch.binder import Rejected, tool_failed
 from toolcall._dispatch.result import Err, Ok
-from toolcall._toolset.toolset import LoadedTool, as_toolset
+from toolcall._toolset.toolset import LoadedTool, as_toolset, find_tool
 from toolcall.errors import Exited, UnknownTool
 
 if TYPE_CHECKING:
     from toolcall._toolset.toolset import Source
 
-__all__ = ["arun", "prepared", "run"]
-
-
-def prepared(loaded: LoadedTool) -> Prepared:
-    """The tool's generated binder, built on its first dispatch."""
-    found = loaded.dispatcher
-    if found is None:
-        with loaded.definition.lock:
-            found = loaded.dispatcher
-            if found is None:
-                found = prepare(loaded.ir, loaded.function, loaded.classes, loaded.definition.thread)
-                loaded.run = found.run
-                loaded.dispatcher = found
-    return found  # type: ignore[no-any-return]
+__all__ = ["arun", "run"]
 
 
 def _find(source: Source, name: str) -> LoadedTool | Err:
     toolset = as_toolset(source)
-    found: LoadedTool | None
-    try:
-        found = toolset.by_name.get(name)
-    except Exception:  # an unhashable name from a careless caller, or one whose __hash__/__eq__ raises
-        found = None
-    if found is None:
-        return Err(UnknownTool(name, tuple(toolset.by_name)))
-    return found
+    loaded = find_tool(toolset, name)
+    if loaded is None:
+        return Err(UnknownTool(name, tuple(toolset.names)))
+    return loaded
 
 
 def run(source: Source, name: str, args: Any, *, context: Mapping[str, Any] | None = None) -> Ok[Any] | Err:
@@ -58,17 +41,18 @@ def run(source: Source, name: str, args: Any, *, context: Mapping[str, Any] | No
     one, use ``await arun(...)``.
     """
     # The hot path: two dictionary lookups and the tool's generated ``run``,
-    # which checks, calls and wraps the result in one frame.
+    # which checks, calls and wraps the result in one frame. It reads the
+    # toolset's name table directly (``find_tool`` is the same lookup, one call slower).
     try:
-        call = MODULE_TOOLSETS[source].by_name[name].run
+        call = MODULE_TOOLSETS[source]._by_name[name].run
     except Exception:  # not a module seen before, an unknown name, or a hostile one
         call = None
     if call is not None:
-        return call(args, context)  # type: ignore[no-any-return]
-    found = _find(source, name)
-    if isinstance(found, Err):
-        return found
-    binder = prepared(found)
+        return call(args, context)
+    loaded = _find(source, name)
+    if isinstance(loaded, Err):
+        return loaded
+    binder = loaded.binder()
     if binder.run is None:
         return _run_async(source, name, args, context)
     return binder.run(args, context)
@@ -80,10 +64,10 @@ async def arun(source: Source, name: str, args: Any, *, context: Mapping[str, An
     A sync tool marked ``@tool(thread=True)`` runs in a worker thread
     (``asyncio.to_thread``) so it does not block the event loop.
     """
-    found = _find(source, name)
-    if isinstance(found, Err):
-        return found
-    binder = prepared(found)
+    loaded = _find(source, name)
+    if isinstance(loaded, Err):
+        return loaded
+    binder = loaded.binder()
     if binder.run is not None and not binder.thread:
         return binder.run(args, context)
     try:
@@ -92,13 +76,13 @@ async def arun(source: Source, name: str, args: Any, *, context: Mapping[str, An
         return Err(rejected.error)
     try:
         if binder.is_async:
-            result = await found.function(*positional, **keywords)
+            result = await loaded.function(*positional, **keywords)
         else:
             import asyncio
 
-            result = await asyncio.to_thread(found.function, *positional, **keywords)
+            result = await asyncio.to_thread(loaded.function, *positional, **keywords)
     except Exception as exc:
-        return tool_failed(found.name, exc)
+        return tool_failed(loaded.name, exc)
     except SystemExit as exc:
         return Err(Exited(exc.code))
     return Ok(result)

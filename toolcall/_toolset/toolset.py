@@ -4,120 +4,123 @@ A source is a module (its ``@tool`` functions in declaration order), a tool
 function, or a ``Toolset`` combining several. Tools are loaded (annotations
 resolved, IR built) on the first use of a toolset; every later ``emit``,
 ``describe`` or ``run`` reuses what was built then.
+
+``Toolset`` shows users only what they need (its tool names). toolcall's
+own readers use the functions of this module: ``shared_definitions`` (one
+shared, read-only list per variant, for the CLI and the adapters),
+``fresh_definitions`` (``emit``'s copy), ``descriptions`` and ``find_tool``.
 """
 
 from __future__ import annotations
 
-import threading
 from types import ModuleType
 
-from toolcall._declarations.tool import MODULE_TOOLSETS, definition_of, module_generation, module_tools, publish_toolset
-from toolcall._readonly import FrozenList, freeze
+from toolcall._declarations.tool import (
+    MODULE_TOOLSETS,
+    declaration_of,
+    module_generation,
+    module_tools,
+    publish_toolset,
+)
+from toolcall._exceptions import ToolNameError
+from toolcall._once import OnceCell, OnceMap
+from toolcall._readonly import ReadOnlyList, read_only
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
-    from collections.abc import Callable, Iterator
+    from collections.abc import Callable
     from typing import Any, Union
 
     from toolcall._cache.shapes import CachedEntry
-    from toolcall._declarations.tool import ToolDefinition
+    from toolcall._declarations.tool import ToolDeclaration
+    from toolcall._dispatch.binder import Binder
+    from toolcall._dispatch.result import Err, Ok
     from toolcall._findings import Finding
     from toolcall._ir import Tool
 
     #: What ``emit``, ``describe``, ``tool_names`` and ``run`` accept.
     Source = Union[ModuleType, Callable[..., Any], "Toolset"]
+    #: A variant: the provider's name and whether it is the strict one.
+    Variant = tuple[str, bool]
 
-__all__ = ["LoadedTool", "Toolset", "as_toolset", "load_tool"]
+__all__ = [
+    "LoadedTool",
+    "Toolset",
+    "as_toolset",
+    "descriptions",
+    "find_tool",
+    "fresh_definitions",
+    "load_tool",
+    "loaded_tools",
+    "shared_definitions",
+]
 
 
 class LoadedTool:
-    """One tool, ready to render and dispatch: its IR and what was derived from it.
+    """One tool, ready to render and dispatch: its IR and what is derived from it, each made once.
 
-    It comes either from introspection (``ir`` and ``classes`` given) or from
-    a schema cache entry (``cached``, its IR decoded when the entry was
-    checked): then its class references are imported only when the tool is
-    first dispatched, and every rendered variant is the cache's own, never
-    rendered again.
+    It comes either from introspection (``classes`` given) or from a schema
+    cache entry (``cached``): then its class references are imported only
+    when the tool is first dispatched, and every rendered variant is the
+    cache's own, never rendered again.
     """
 
-    __slots__ = (
-        "_classes",
-        "_ir",
-        "_lock",
-        "_renders",
-        "cached",
-        "definition",
-        "dispatcher",
-        "findings",
-        "function",
-        "name",
-        "run",
-        "single",
-    )
+    __slots__ = ("_binder", "_classes", "_definitions", "_single", "cached", "declaration", "findings", "ir", "run")
 
-    definition: ToolDefinition
-    function: Callable[..., Any]
-    name: str
+    declaration: ToolDeclaration
+    ir: Tool
     findings: tuple[Finding, ...]
     #: The cache entry this tool was loaded from, or ``None`` when introspected.
     cached: CachedEntry | None
-    #: The precomputed argument binder, built by the dispatcher on first run.
-    dispatcher: Any
-    #: The binder's ``run`` (``None`` until built, and for ``async def`` tools).
-    run: Any
-    #: The one-tool ``Toolset`` used when the function itself is the source.
-    single: Toolset | None
+    #: The whole sync dispatch, ``run(args, context)``, once the binder is built (``None`` for ``async def`` tools).
+    run: Callable[[Any, Any], Ok[Any] | Err] | None
 
     def __init__(
         self,
-        definition: ToolDefinition,
+        declaration: ToolDeclaration,
+        tool: Tool,
         *,
-        tool: Tool | None = None,
         classes: dict[str, Any] | None = None,
         findings: tuple[Finding, ...] = (),
         cached: CachedEntry | None = None,
     ) -> None:
-        self.definition = definition
-        self.function = definition.function
-        self.name = tool.name if tool is not None else definition.name
+        self.declaration = declaration
+        self.ir = tool
         self.findings = findings
         self.cached = cached
-        self.dispatcher = None
         self.run = None
-        self.single = None
-        self._ir = tool if cached is None else cached.tool
-        self._classes = classes
-        self._renders: dict[tuple[str, bool], dict[str, Any]] = {}
-        self._lock = threading.Lock()
+        self._classes: OnceCell[dict[str, Any]] = OnceCell()
+        if classes is not None:
+            self._classes.get(lambda: classes)
+        self._binder: OnceCell[Binder] = OnceCell()
+        self._definitions: OnceMap[Variant, dict[str, Any]] = OnceMap()
+        self._single: OnceCell[Toolset] = OnceCell()
 
     @property
-    def ir(self) -> Tool:
-        """The tool's IR (introspected, or decoded from the cache entry when it was checked)."""
-        assert self._ir is not None
-        return self._ir
+    def name(self) -> str:
+        """The tool's name."""
+        return self.ir.name
+
+    @property
+    def function(self) -> Callable[..., Any]:
+        """The tool function."""
+        return self.declaration.function
 
     @property
     def classes(self) -> dict[str, Any]:
-        """The live class behind each ``"module:qualname"`` reference of the IR."""
-        if self._classes is None:
-            from toolcall._cache.loader import import_refs
+        """The live class behind each ``"module:qualname"`` reference of the IR, imported on first use."""
+        return self._classes.get(self._import_classes)
 
-            self._classes = import_refs(self.ir)
-        return self._classes
+    def binder(self) -> Binder:
+        """The tool's generated argument binder, built on its first dispatch."""
+        return self._binder.get(self._build_binder)
 
-    def definition_for(self, provider: str, strict: bool) -> dict[str, Any]:
-        """The tool definition for ``provider``; rendering findings are warned once."""
-        key = (provider, strict)
-        found = self._renders.get(key)
-        if found is None:
-            with self._lock:
-                found = self._renders.get(key)
-                if found is None:
-                    found = self._renders[key] = self._render(provider, strict)
-        return found
+    def definition(self, provider: str, strict: bool) -> dict[str, Any]:
+        """The tool's definition for a provider variant, rendered once; rendering findings are warned once."""
+        return self._definitions.get((provider, strict), self._render)
 
-    def describe_entry(self) -> dict[str, Any]:
-        """``{module, name, description, parameters}`` for ``describe``."""
+    def description(self) -> dict[str, Any]:
+        """``{module, name, description, parameters}``, as ``describe`` lists it."""
         if self.cached is not None and self.cached.describe is not None:
             return self.cached.describe
         from toolcall._render import parameters_schema
@@ -130,7 +133,24 @@ class LoadedTool:
             "parameters": parameters_schema(tool),
         }
 
-    def _render(self, provider: str, strict: bool) -> dict[str, Any]:
+    def single_toolset(self) -> Toolset:
+        """The one-tool ``Toolset`` used when the function itself is the source."""
+        return self._single.get(lambda: Toolset(self.function))
+
+    def _import_classes(self) -> dict[str, Any]:
+        from toolcall._cache.loader import import_refs
+
+        return import_refs(self.ir)
+
+    def _build_binder(self) -> Binder:
+        from toolcall._dispatch.binder import prepare
+
+        binder = prepare(self.ir, self.function, self.classes, self.declaration.thread)
+        self.run = binder.run
+        return binder
+
+    def _render(self, variant: Variant) -> dict[str, Any]:
+        provider, strict = variant
         if self.cached is not None:
             from toolcall._cache.loader import cached_definition
 
@@ -139,156 +159,159 @@ class LoadedTool:
         from toolcall._render import render_tool
 
         rendered = render_tool(self.ir, provider, strict=strict)
-        warn_findings(rendered.findings, stacklevel=6)
+        warn_findings(rendered.findings, stacklevel=8)
         return rendered.definition
 
 
-def load_tool(definition: ToolDefinition) -> LoadedTool:
+def load_tool(declaration: ToolDeclaration) -> LoadedTool:
     """The loaded form of a tool, built on first call (thread-safe): from its cache, else by introspection."""
-    loaded = definition.loaded
-    if loaded is not None:
-        return loaded  # type: ignore[no-any-return]
-    with definition.lock:
-        if definition.loaded is None:
-            from toolcall._cache.loader import cache_entry
-
-            entry = cache_entry(definition)
-            definition.loaded = LoadedTool(definition, cached=entry) if entry is not None else _introspected(definition)
-    return definition.loaded  # type: ignore[no-any-return]
+    return declaration.loaded.get(lambda: _load(declaration))
 
 
-def _introspected(definition: ToolDefinition) -> LoadedTool:
+def _load(declaration: ToolDeclaration) -> LoadedTool:
+    from toolcall._cache.loader import cache_entry
+
+    entry = cache_entry(declaration)
+    if entry is not None:
+        assert entry.tool is not None
+        return LoadedTool(declaration, entry.tool, cached=entry)
     from toolcall._findings import warn_findings
     from toolcall._introspect import introspect
 
-    found = introspect(definition)
-    warn_findings(found.findings, stacklevel=6)
-    return LoadedTool(definition, tool=found.tool, classes=dict(found.classes), findings=found.findings)
+    introspected = introspect(declaration)
+    warn_findings(introspected.findings, stacklevel=8)
+    return LoadedTool(
+        declaration, introspected.tool, classes=dict(introspected.classes), findings=introspected.findings
+    )
 
 
 class Toolset:
     """A set of tools with unique names: ``Toolset(module_a, module_b, some_tool, other_toolset)``.
 
     Building one loads every tool (resolving annotations) and raises
-    ``ValueError`` when a name appears twice, naming both definitions.
+    ``ValueError`` when a name appears twice, naming both tools.
     """
 
-    __slots__ = ("_builders", "_described", "_emitted", "_lock", "by_name", "names", "tools")
+    __slots__ = ("_by_name", "_copiers", "_descriptions", "_shared", "_tools", "names")
+
+    #: The tools' names, in order (read-only).
+    names: list[str]
 
     def __init__(self, *sources: ModuleType | Callable[..., Any] | Toolset) -> None:
-        definitions = [d for source in sources for d in _definitions(source)]
-        unique = list(dict.fromkeys(definitions))  # the same tool reached twice is one tool
-        self.tools: tuple[LoadedTool, ...] = tuple(load_tool(d) for d in unique)
-        self.by_name: dict[str, LoadedTool] = {}
-        for loaded in self.tools:
-            other = self.by_name.setdefault(loaded.name, loaded)
+        declarations = [d for source in sources for d in _declarations(source)]
+        unique = list(dict.fromkeys(declarations))  # the same tool reached twice is one tool
+        self._tools: tuple[LoadedTool, ...] = tuple(load_tool(d) for d in unique)
+        self._by_name: dict[str, LoadedTool] = {}
+        for loaded in self._tools:
+            other = self._by_name.setdefault(loaded.name, loaded)
             if other is not loaded:
-                raise ValueError(
-                    f"tool name {loaded.name!r} is used twice: by {_where(other.definition)} and by "
-                    f"{_where(loaded.definition)}; rename one with @tool(name=...)"
+                raise ToolNameError(
+                    f"tool name {loaded.name!r} is used twice: by {_where(other.declaration)} and by "
+                    f"{_where(loaded.declaration)}; rename one with @tool(name=...)"
                 )
-        self.names: FrozenList = FrozenList(self.by_name)
-        self._emitted: dict[tuple[str, bool], FrozenList] = {}
-        #: ``(provider, strict)`` → the generated function that builds ``emit``'s fresh copy of ``_emitted``.
-        self._builders: dict[tuple[str, bool], Callable[[], list[Any]]] = {}
-        self._described: FrozenList | None = None
-        self._lock = threading.Lock()
+        self.names = ReadOnlyList(self._by_name)
+        self._shared: OnceMap[Variant, ReadOnlyList] = OnceMap()
+        self._copiers: OnceMap[Variant, Callable[[], list[Any]]] = OnceMap()
+        self._descriptions: OnceCell[ReadOnlyList] = OnceCell()
 
     def __repr__(self) -> str:
-        return f"Toolset({', '.join(self.by_name)})"
-
-    def __iter__(self) -> Iterator[LoadedTool]:
-        return iter(self.tools)
+        return f"Toolset({', '.join(self._by_name)})"
 
     def __len__(self) -> int:
-        return len(self.tools)
+        return len(self._tools)
 
-    def emitted(self, provider: str, strict: bool) -> FrozenList:
-        """Every tool rendered for ``provider``, as one shared read-only list.
-
-        For callers that only read it (``toolcall export``, ``toolcall serve``,
-        the provider adapters); ``emit`` hands out fresh copies of it.
-        """
-        key = (provider, strict)
-        found = self._emitted.get(key)
-        if found is None:
-            with self._lock:
-                found = self._emitted.get(key)
-                if found is None:
-                    found = self._emit(provider, strict)
-                    self._emitted[key] = found
-        return found
-
-    def emit_builder(self, provider: str, strict: bool) -> Callable[[], list[Any]]:
-        """The function that builds a fresh, plain copy of ``emitted(provider, strict)``, made once (thread-safe)."""
-        key = (provider, strict)
-        found = self._builders.get(key)
-        if found is None:
-            shared = self.emitted(provider, strict)
-            from toolcall._toolset.emit_copies import builder
-
-            with self._lock:
-                found = self._builders.get(key)
-                if found is None:
-                    found = self._builders[key] = builder(shared)
-        return found
-
-    def described(self) -> FrozenList:
-        """``{module, name, description, parameters}`` per tool, shared and read-only."""
-        found = self._described
-        if found is None:
-            with self._lock:
-                found = self._described
-                if found is None:
-                    found = self._described = freeze([t.describe_entry() for t in self.tools])
-        return found
-
-    def _emit(self, provider: str, strict: bool) -> FrozenList:
-        definitions = [loaded.definition_for(provider, strict) for loaded in self.tools]
-        from toolcall._findings import warn_findings
-        from toolcall._render import check_request
-
-        warn_findings(check_request(definitions, provider, strict), stacklevel=5)
-        result: FrozenList = freeze(definitions)
-        return result
+    def __contains__(self, name: object) -> bool:
+        try:
+            return name in self._by_name
+        except TypeError:  # unhashable
+            return False
 
 
-def _where(definition: ToolDefinition) -> str:
-    return f"{definition.module}.{definition.qualname}"
+def loaded_tools(toolset: Toolset) -> tuple[LoadedTool, ...]:
+    """The toolset's loaded tools, in order."""
+    return toolset._tools
 
 
-def _definitions(source: object) -> tuple[ToolDefinition, ...]:
+def find_tool(toolset: Toolset, name: object) -> LoadedTool | None:
+    """The tool called ``name``, or ``None`` (also for a name that is not even hashable)."""
+    try:
+        return toolset._by_name.get(name)  # type: ignore[call-overload, no-any-return]
+    except Exception:  # an unhashable name from a careless caller, or one whose __hash__/__eq__ raises
+        return None
+
+
+def shared_definitions(toolset: Toolset, provider: str, strict: bool) -> ReadOnlyList:
+    """Every tool's definition for a provider variant, as one shared read-only list made once.
+
+    For callers that only read it (``toolcall export``, ``toolcall serve``,
+    the adapters); ``emit`` hands out fresh copies of it.
+    """
+    return toolset._shared.get((provider, strict), lambda variant: _shared(toolset, variant))
+
+
+def fresh_definitions(toolset: Toolset, provider: str, strict: bool) -> list[Any]:
+    """A fresh, plain copy of ``shared_definitions(toolset, provider, strict)``: ``emit``'s result."""
+    copier = toolset._copiers.values.get((provider, strict))
+    if copier is None:
+        copier = toolset._copiers.get((provider, strict), lambda variant: _copier(toolset, variant))
+    return copier()
+
+
+def descriptions(toolset: Toolset) -> ReadOnlyList:
+    """``{module, name, description, parameters}`` per tool, shared and read-only."""
+    return toolset._descriptions.get(lambda: read_only([t.description() for t in toolset._tools]))
+
+
+def _shared(toolset: Toolset, variant: Variant) -> ReadOnlyList:
+    provider, strict = variant
+    definitions = [loaded.definition(provider, strict) for loaded in toolset._tools]
+    from toolcall._findings import warn_findings
+    from toolcall._render import check_request
+
+    warn_findings(check_request(definitions, provider, strict), stacklevel=7)
+    shared: ReadOnlyList = read_only(definitions)
+    return shared
+
+
+def _copier(toolset: Toolset, variant: Variant) -> Callable[[], list[Any]]:
+    from toolcall._toolset.emit_copies import copier
+
+    made: Callable[[], list[Any]] = copier(shared_definitions(toolset, *variant))
+    return made
+
+
+def _where(declaration: ToolDeclaration) -> str:
+    return f"{declaration.module}.{declaration.qualname}"
+
+
+def _declarations(source: object) -> tuple[ToolDeclaration, ...]:
     if isinstance(source, Toolset):
-        return tuple(loaded.definition for loaded in source.tools)
+        return tuple(loaded.declaration for loaded in source._tools)
     if isinstance(source, ModuleType):
-        found = module_tools(source.__name__)
-        if not found:
+        declared = module_tools(source.__name__)
+        if not declared:
             raise ValueError(
                 f"module {source.__name__!r} has no @toolcall.tool functions; "
                 "decorate its functions with @toolcall.tool or pass the module that defines them"
             )
-        return found
-    definition = definition_of(source)
-    if definition is None:
+        return declared
+    declaration = declaration_of(source)
+    if declaration is None:
         raise TypeError(
             f"{source!r} is not a tool source: pass a module with @toolcall.tool functions, "
             "a function decorated with @toolcall.tool, or a toolcall.Toolset"
         )
-    return (definition,)
+    return (declaration,)
 
 
-#: Module name → the generation its toolset was built at, and the toolset.
-_MODULE_TOOLSETS: dict[str, tuple[int, Toolset]] = {}
-#: Module name → the lock its toolset is built under: one build per module
-#: and generation, however many threads use the module first at once.
-_MODULE_LOCKS: dict[str, threading.RLock] = {}
-_SOURCES_LOCK = threading.Lock()
+#: (module name, generation) → the module's toolset as it was at that generation.
+_MODULE_TOOLSETS: OnceMap[tuple[str, int], Toolset] = OnceMap()
 
 
 def as_toolset(source: object) -> Toolset:
     """The shared ``Toolset`` for a source (built on first use)."""
     try:
-        return MODULE_TOOLSETS[source]  # type: ignore[no-any-return]
+        return MODULE_TOOLSETS[source]
     except (KeyError, TypeError):  # not a module seen before (or unhashable)
         return _toolset_of(source)
 
@@ -298,13 +321,8 @@ def _toolset_of(source: object) -> Toolset:
         return source
     if isinstance(source, ModuleType):
         return _module_toolset(source)
-    (definition,) = _definitions(source)
-    loaded = load_tool(definition)
-    if loaded.single is None:
-        with _SOURCES_LOCK:
-            if loaded.single is None:
-                loaded.single = Toolset(definition.function)
-    return loaded.single
+    (declaration,) = _declarations(source)
+    return load_tool(declaration).single_toolset()
 
 
 def _module_toolset(module: ModuleType) -> Toolset:
@@ -312,16 +330,12 @@ def _module_toolset(module: ModuleType) -> Toolset:
 
     The generation is read before the tools are: a tool registered meanwhile
     makes the generation newer, so the toolset is neither reused nor
-    published, and the next call builds again.
+    published, and the next call builds again. An older generation's
+    toolset is dropped once a newer one is built.
     """
     name = module.__name__
     generation = module_generation(name)
-    cached = _MODULE_TOOLSETS.get(name)
-    if cached is None or cached[0] != generation:
-        with _MODULE_LOCKS.setdefault(name, threading.RLock()):
-            generation = module_generation(name)
-            cached = _MODULE_TOOLSETS.get(name)
-            if cached is None or cached[0] != generation:
-                cached = _MODULE_TOOLSETS[name] = (generation, Toolset(module))
-    publish_toolset(module, *cached)
-    return cached[1]
+    toolset = _MODULE_TOOLSETS.get((name, generation), lambda _: Toolset(module))
+    _MODULE_TOOLSETS.discard_where(lambda key: key[0] == name and key[1] < generation)
+    publish_toolset(module, generation, toolset)
+    return toolset

@@ -1,1 +1,5 @@
-"""Private package (see docs/internal/architecture.md)."""
+"""Wire values.
+
+How Python values travel as JSON and back (patterns, ISO 8601 texts, scalar
+coercers, argument text decoding, return value encoding).
+"""

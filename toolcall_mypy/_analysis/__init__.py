@@ -1,1 +1,5 @@
-"""Private package (see docs/internal/architecture.md)."""
+"""The static front end.
+
+Mypy's types and nodes of a ``@tool`` function -> the IR and its located
+findings (no reporting here).
+"""

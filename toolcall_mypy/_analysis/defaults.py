@@ -137,7 +137,7 @@ class Unreadable(Exception):
 
 
 class Inexact(Unreadable):
-    """A string mypy may have changed that the source does not confirm (``toolcall_mypy._source.surrogates``); the message."""
+    """A string mypy may have changed that the source does not confirm (see ``_source.surrogates``); the message."""
 
 
 class Unbuildable(Unreadable):
@@ -287,7 +287,7 @@ def _reference(expr: RefExpr, env: Env) -> ir.JsonValue:
 
 
 def _confirmed_constant(node: Var, env: Env) -> ir.JsonValue:
-    """A ``Final`` str whose value mypy may have changed (``toolcall_mypy._source.surrogates``), as its source writes it."""
+    """A ``Final`` str whose value mypy may have changed (``_source.surrogates``), as its source writes it."""
     value = node.final_value
     assert isinstance(value, str)
     try:

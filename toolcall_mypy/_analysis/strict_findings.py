@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
-from toolcall._cache import file_format
+from toolcall._cache.variants import VARIANTS
 from toolcall._findings import STRICT, Finding
 
 if TYPE_CHECKING:
@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 __all__ = ["strict_findings"]
 
-_STRICT_PROVIDERS: Final = tuple(provider for provider, strict in file_format.VARIANTS if strict)
+_STRICT_PROVIDERS: Final = tuple(provider for provider, strict in VARIANTS if strict)
 
 
 def strict_findings(tool: ir.Tool, rendered: Mapping[tuple[str, bool], Rendered | str]) -> tuple[Finding, ...]:

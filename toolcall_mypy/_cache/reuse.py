@@ -184,7 +184,7 @@ class Previous:
         if self._entries is None:
             try:
                 tools = unpack(json.loads(self._text())).get("tools", [])
-            except (ValueError, RecursionError):  # CacheProblem too: a sealed file can still be hand-made
+            except (ValueError, RecursionError):  # MalformedCacheError too: a sealed file can still be hand-made
                 tools = []
             self._entries = {entry["qualname"]: entry for entry in tools if isinstance(entry, dict)}
         return self._entries.get(qualname)
@@ -228,7 +228,7 @@ def _reusable(head: dict[str, Any], module: str) -> bool:
     checked = head.get("checked")
     return (
         head.get("format") == file_format.CACHE_FORMAT
-        and head.get("ir") == ir.SCHEMA_VERSION
+        and head.get("ir") == ir.IR_VERSION
         and head.get("module") == module
         and isinstance(checked, dict)
         and checked.get("renderer") == renderer_digest()

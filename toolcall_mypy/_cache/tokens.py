@@ -38,7 +38,8 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from toolcall import __version__
-from toolcall._cache.constants import CACHE_FORMAT, SCHEMA_VERSION
+from toolcall._cache.constants import CACHE_FORMAT
+from toolcall._ir import IR_VERSION
 from toolcall_mypy._cache.files import cache_file
 
 __all__ = ["TOKEN", "Tokens"]
@@ -46,7 +47,7 @@ __all__ = ["TOKEN", "Tokens"]
 #: What a tool module's token holds besides its file's digest: a new toolcall
 #: release, cache layout or IR version makes mypy check every tool module
 #: again, which regenerates its file.
-TOKEN: Final = f"toolcall {__version__}; cache format {CACHE_FORMAT}; ir {SCHEMA_VERSION}"
+TOKEN: Final = f"toolcall {__version__}; cache format {CACHE_FORMAT}; ir {IR_VERSION}"
 
 #: A tokens file larger than this is not read (and is written again as the run goes).
 MAX_TOKENS_FILE: Final = 64 * 1024 * 1024

@@ -22,12 +22,12 @@ from toolcall_mypy._source.files import PARSED, ModuleFiles, ReadRecord
 if TYPE_CHECKING:
     from toolcall_mypy._source.syntax import Levels, Src
 
-__all__ = ["MAX_HOPS", "ClassBody", "Definition", "ModuleSource", "Sources", "assigned_value"]
+__all__ = ["MAX_HOPS", "ClassBody", "Binding", "ModuleSource", "Sources", "assigned_value"]
 
 MAX_HOPS: Final = 16  # alias chains and re-exports followed at most this far
 _STATEMENT_FIELDS: Final = ("body", "orelse", "finalbody")  # the fields of a statement that hold statements
 
-Definition = Union[ast.stmt, "ModuleSource"]  # a statement, or a whole module (``import x``)
+Binding = Union[ast.stmt, "ModuleSource"]  # a statement, or a whole module (``import x``)
 
 
 class Sources:
@@ -158,7 +158,7 @@ class ModuleSource:
             return None if base is None else f"{base}.{expr.attr}"
         return None
 
-    def lookup(self, name: str, hops: int = 0) -> tuple[ModuleSource, Definition] | None:
+    def lookup(self, name: str, hops: int = 0) -> tuple[ModuleSource, Binding] | None:
         """Where module-level ``name`` is defined: following imports into other modules' files."""
         statement = self._top.get(name)
         if statement is None and self._stars:
@@ -188,7 +188,7 @@ class ModuleSource:
         for origin in self._stars:
             self.sources.note_file(origin)
 
-    def resolve(self, expr: ast.expr) -> tuple[ModuleSource, Definition] | None:
+    def resolve(self, expr: ast.expr) -> tuple[ModuleSource, Binding] | None:
         """The definition a ``Name`` or dotted ``Attribute`` refers to (modules, classes, class members)."""
         if isinstance(expr, ast.Name):
             return self.lookup(expr.id)
