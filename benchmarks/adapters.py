@@ -3,7 +3,7 @@
 ``python benchmarks/adapters.py [--quick] [--check-only] [--breakdown] [--cases oia]``
 
 Cases:
-  (o) OpenAI Chat Completions, the weather tool of SPEC §1: an assistant
+  (o) OpenAI Chat Completions, the README's weather tool: an assistant
       message with one tool call, arguments '{"city": "Oslo", "days": 5}',
       in; the list of ``{"role": "tool", "tool_call_id", "content"}``
       messages out

@@ -117,7 +117,7 @@ def _dispatch_peers(fn: Callable[..., Any]) -> list[Contender]:
 
 
 def weather_contenders() -> list[Contender]:
-    """(a): the weather tool of SPEC §1."""
+    """(a): the README's weather tool."""
     seed = seed_tools
     found = dispatch_contenders("get_weather", seed.WEATHER_ARGS, seed.hand_get_weather, seed.WEATHER_RESULT)
     bound = {"args": seed.WEATHER_ARGS, "name": "get_weather", "module": seed, "bound": seed.weather_bound}

@@ -1,7 +1,7 @@
 """toolcall against the CPython floor, a hand-written validator and its peers: ``python benchmarks/run.py [--quick]``.
 
 Cases:
-  (a) dispatch of the weather tool of SPEC §1, args {"city": "Oslo", "days": 5}
+  (a) dispatch of the README's weather tool, args {"city": "Oslo", "days": 5}
   (b) dispatch of a tool taking a list of 10 TypedDicts of 3 fields
   (c) the 20 tool definitions of benchmarks/tools20.py for one request, per call, after warm-up
       (toolcall's is a fresh copy; the floor hands back one shared list)
@@ -181,7 +181,7 @@ def targets(results: dict[str, Results]) -> list[Target]:
     if "b" in results:
         found.append(at_most("(b) no slower than pydantic TypeAdapter", results["b"], "pydantic TypeAdapter"))
     if "c" in results:
-        # emit returns a fresh, independent copy per call (SPEC §3); anthropic's to_dict shares its schemas.
+        # emit returns a fresh, independent copy per call; anthropic's to_dict shares its schemas.
         found.append(at_most("(c) emit at most 2x anthropic's to_dict", results["c"], "anthropic beta_tool", 2.0))
         found.append(at_most("(c) emit no slower than mcp list_tools", results["c"], "mcp list_tools"))
     if "e" in results:

@@ -1,4 +1,4 @@
-"""The two dispatch cases: the weather tool of SPEC §1 and a tool taking 10 TypedDicts.
+"""The two dispatch cases: the README's weather tool and a tool taking 10 TypedDicts.
 
 Each tool has a hand-written validator beside it: what a careful person
 writes for that one tool with explicit ``isinstance`` checks (bool is not an
@@ -71,7 +71,7 @@ _new_outcome = tuple.__new__
 
 
 def weather_bound(source: object, name: str, args: Any) -> Any:
-    """The least pure-Python code that still keeps SPEC §4's contract for ``get_weather``.
+    """The least pure-Python code that still keeps the contract for ``get_weather``.
 
     A lower bound, not an implementation: no lookup of ``source`` or
     ``name`` (the tool is fixed), no error values, no defaults. It makes only

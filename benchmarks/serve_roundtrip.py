@@ -2,8 +2,8 @@
 
 ``python benchmarks/serve_roundtrip.py [--rounds 40] [--calls 50] [--warmup 200]``
 
-Two MCP servers over stdio, each a subprocess serving the weather tool of
-SPEC §1 (``benchmarks/seed_tools.get_weather``):
+Two MCP servers over stdio, each a subprocess serving the README's
+weather tool (``benchmarks/seed_tools.get_weather``):
 
 - **toolcall serve**: ``python -m toolcall serve benchmarks.seed_tools``
   (the mcp SDK's low-level ``Server``, toolcall's definitions and dispatch);

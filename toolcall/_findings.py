@@ -2,7 +2,7 @@
 
 A finding carries one of the plugin's error codes. The mypy plugin reports
 findings as mypy errors; the runtime turns them into ``ToolcallWarning``s
-(or raises, where SPEC says the problem is fatal).
+(or raises, where the problem is fatal: a type without a schema, ``*args``).
 """
 
 from __future__ import annotations

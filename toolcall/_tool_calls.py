@@ -6,7 +6,7 @@ decoded data (Anthropic, Gemini). ``outcome`` decodes and dispatches it with
 and keeps their order. A reply is ``(ok, payload)``: ``text_reply`` gives
 the content text (a string value as it is, any other value as JSON text),
 ``data_reply`` the value as plain JSON data; when not ``ok`` the payload is
-the error's one line (SPEC §4, §8). A value JSON cannot carry is an error
+the error's one line. A value JSON cannot carry is an error
 reply and an ERROR log on logger ``toolcall``, never an exception.
 
 This is the adapters' hot path: a reply is a plain tuple, and each step is

@@ -1,4 +1,4 @@
-"""Anthropic's ``tool_use`` blocks → one user message of ``tool_result`` blocks (SPEC §8).
+"""Anthropic's ``tool_use`` blocks → one user message of ``tool_result`` blocks.
 
 ::
 

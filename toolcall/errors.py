@@ -316,7 +316,7 @@ def _path_text(path: tuple[str | int, ...]) -> str:
 class Reason:
     """Why a value failed coercion.
 
-    ``code`` is one of the reason codes of SPEC §2 (plus ``invalid_value``
+    ``code`` is one of the reason codes  (plus ``invalid_value``
     when a custom coercion rejects a value and ``too_deep`` for input nested
     beyond the interpreter's recursion limit); ``value`` the offending wire
     value; ``path`` the JSON path inside the argument, e.g.

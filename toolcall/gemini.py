@@ -1,4 +1,4 @@
-"""Gemini's ``function_call`` parts → ``function_response`` parts (SPEC §8).
+"""Gemini's ``function_call`` parts → ``function_response`` parts.
 
 ::
 

@@ -1,4 +1,4 @@
-"""OpenAI's tool calls → the messages the API expects back (SPEC §8), for SDK objects and plain dicts alike.
+"""OpenAI's tool calls → the messages the API expects back, for SDK objects and plain dicts alike.
 
 Chat Completions::
 

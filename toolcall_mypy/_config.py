@@ -2,8 +2,8 @@
 
 They are read from the file mypy itself uses (``options.config_file``). When
 that is an ini file without a ``[toolcall]`` section, ``[tool.toolcall]`` of a
-``pyproject.toml`` beside it is used, so SPEC's "settings live in
-pyproject.toml" holds for projects that keep mypy's own settings in an ini
+``pyproject.toml`` beside it is used, so settings kept in
+pyproject.toml work for projects that keep mypy's own settings in an ini
 file. Problems (unknown keys, wrong types) never stop mypy: they are
 returned as messages, and the setting keeps its default.
 """

@@ -267,7 +267,7 @@ class ToolcallPlugin(Plugin):
         self._store.put(module, path, func.line, (name, qualname), checked, None if keep else entry, {module: path})
 
     def _report(self, api: CheckerPluginInterface, module: str, located: Located) -> None:
-        """Report one finding at its node; a finding about a class's field once, where it can be (SPEC §5).
+        """Report one finding at its node; a finding about a class's field once, where it can be.
 
         mypy reports a module's errors once it has checked it, before it
         checks the modules that import it, and replays them from its cache

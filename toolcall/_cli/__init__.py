@@ -1,4 +1,4 @@
-"""The ``toolcall`` command line (SPEC §7): ``export``, ``check``, ``clean`` and ``serve``.
+"""The ``toolcall`` command line: ``export``, ``check``, ``clean`` and ``serve``.
 
 ``toolcall`` (the console script) and ``python -m toolcall`` both run
 ``main``. Each command is one module of this package with two functions:

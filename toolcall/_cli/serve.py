@@ -1,4 +1,4 @@
-"""``toolcall serve MODULE ... [--strict]``: the tools of those modules as an MCP server over stdio (SPEC §7).
+"""``toolcall serve MODULE ... [--strict]``: the tools of those modules as an MCP server over stdio.
 
 Built on the official ``mcp`` SDK's low-level ``Server`` (extra
 ``toolcall[mcp]``), not on its ``MCPServer``: toolcall already has the
@@ -10,7 +10,7 @@ definitions and the argument checks, so the SDK only carries the protocol.
   tool, a tool that raises and a value JSON cannot carry are all results
   with ``isError: true`` and one line of text, never JSON-RPC errors: the
   model reads them and can retry. A string value is sent as it is, any
-  other value as JSON text (the adapters' encoding, SPEC §8), and as
+  other value as JSON text (the adapters' encoding), and as
   ``structuredContent`` too when the tool's definition has an
   ``outputSchema``.
 - Each request is its own task (the SDK's dispatcher), so ``async def``
@@ -175,7 +175,7 @@ class _Catalog:
 
             logging.getLogger("toolcall").error("toolcall could not call tool %r", name, exc_info=exc)
             return _failed(_one_line(f"toolcall could not call the tool: {type(exc).__name__}: {exc}"))
-        # The same encoding as the provider adapters (SPEC §8): a string as it is, other values as JSON text.
+        # The same encoding as the provider adapters: a string as it is, other values as JSON text.
         ok, data = self._data_reply(name, result)
         if not ok:
             return _failed(data)

@@ -8,7 +8,7 @@ right slots; every refusal is raised as ``Rejected(error)``. A second
 function, ``bind``, does the same but returns the arguments instead of
 calling, for tools that run in a worker thread.
 
-Binding rules (SPEC §1, §4): keys must be strings and declared (or go to
+Binding rules: keys must be strings and declared (or go to
 ``**kwargs``); a missing required argument is ``MissingArgument``; a null
 for an optional parameter whose type does not accept ``None`` means "use the
 default"; an optional positional-only parameter left out while a later

@@ -4,7 +4,7 @@
 structural node (array, tuple, map, object, union, ...) into a ``CodeBuilder``;
 scalar checks are inlined where a node's value is used, so a list of
 TypedDicts of strings and ints runs as one loop of type checks. Each
-function raises ``Fail`` with a SPEC §2 reason code, and containers add
+function raises ``Fail`` with a reason code (``docs/dispatch.md`` lists them), and containers add
 their index or key to ``Fail.rpath`` on the way out, which becomes the JSON
 path of ``InvalidArgument``.
 

@@ -3,7 +3,7 @@
 The facts come from ``inspect`` and the resolved annotations; the rules
 that make the parameters and the tool from them are shared with the mypy
 plugin (``toolcall._rules.tool_rules``, ``toolcall._rules.descriptions``). Parameter
-description, first that exists wins (SPEC §1): ``Param(description=...)``
+description, first that exists wins: ``Param(description=...)``
 on the parameter's annotation (also through ``X | None``; ``""`` stops the
 fallback); the docstring's entry; the docstring description of the declared
 class (TypedDict, dataclass, NamedTuple, Enum), also through ``X | None``.

@@ -1,4 +1,4 @@
-"""Python annotations → IR type nodes (SPEC §2), for the runtime front end.
+"""Python annotations → IR type nodes, for the runtime front end.
 
 ``Walker.walk(annotation)`` returns the node; the walker collects what the
 tool needs besides: ``defs`` (recursive types), ``classes`` (every ref →
@@ -8,7 +8,7 @@ The walker finds the facts in live annotations; the rules that build nodes
 from them are shared with the mypy plugin (``toolcall._rules.type_rules``: unions,
 literals, containers, ``string_integer``, the depth limit;
 ``toolcall._rules.annotated``: metadata and constraints; ``toolcall._rules.messages``:
-the errors' texts). Decisions where SPEC is silent:
+the errors' texts). Decisions of this front end (``docs/decisions.md``):
 
 * ``Literal`` of Enum members becomes an ``EnumType`` listing only those
   members' values (the function receives the members); other literal values

@@ -4,7 +4,7 @@ A pass first rewrites structure its mode spells differently (tuples,
 nullability, ``$ref`` siblings, Gemini's OpenAPI types) and then calls
 ``carry``: every keyword the profile does not list leaves the schema, as a
 description note and a finding. The sources for each set are in
-``docs/rendering.md`` and ../shared/PROVIDERS.md (its final table).
+``docs/rendering.md`` and ``docs/providers/``.
 
 The non-strict JSON Schema modes (OpenAI, Anthropic, MCP) carry the canonical
 schema as it is, so they have no profile.
@@ -68,7 +68,7 @@ _STRUCTURE = frozenset({"type", "properties", "required", "additionalProperties"
 _VALUES = frozenset({"enum", "const", "description", "title"})
 
 #: OpenAI Structured Outputs (``strict: true``), the function-calling and structured-outputs guides.
-#: minLength/maxLength: the docs are ambiguous, a 2026-08 probe accepted and enforced them (PROVIDERS.md §1.3).
+#: minLength/maxLength: the docs are ambiguous, a 2026-08 probe accepted and enforced them (``docs/providers/openai.md``).
 OPENAI_STRICT: Final = Profile(
     label="OpenAI strict mode",
     keywords=_STRUCTURE

@@ -1,4 +1,4 @@
-"""Description rules: which text describes a tool, a parameter, a field or a class (SPEC §1).
+"""Description rules: which text describes a tool, a parameter, a field or a class.
 
 Both front ends read the texts in their own world (docstrings, parsed by
 ``toolcall._rules.docstrings``; ``Param(description=...)`` from ``Annotated``

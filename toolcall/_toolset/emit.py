@@ -4,7 +4,7 @@ Each toolset renders a provider variant once and keeps it in one shared,
 read-only form (``Toolset.emitted``), which toolcall's own readers
 (``toolcall export``, ``toolcall serve``, the adapters) use as it is; so is
 ``describe``'s result, which ``describe`` returns shared. ``emit`` returns a
-fresh plain copy on every call, so a caller may change it freely (SPEC §3);
+fresh plain copy on every call, so a caller may change it freely;
 the copy is built by a function generated once per variant
 (``toolcall._toolset.emit_copies``).
 

@@ -1,4 +1,4 @@
-"""A tool's return value as plain JSON data, as its schema describes it (SPEC §2, §8): for the adapters and ``serve``.
+"""A tool's return value as plain JSON data, as its schema describes it: for the adapters and ``serve``.
 
 Plain types pass as they are, after checks JSON needs (finite numbers,
 valid Unicode, string keys); dataclasses, NamedTuples, Enums, dates, times,
@@ -78,7 +78,7 @@ else:  # pragma: no cover - interpreters without the C accelerator
 
 
 def _converted(value: Any) -> Any:
-    """A value of any other type as JSON data, as its schema describes it (SPEC §2), or ``NotJSON``."""
+    """A value of any other type as JSON data, as its schema describes it, or ``NotJSON``."""
     import dataclasses
     import datetime as dt
     import decimal

@@ -1,7 +1,7 @@
 """Coercers for single wire values: strict JSON kinds, strings with a format.
 
 Each function takes the wire value and returns what the function receives,
-or raises ``Fail`` with a reason code of SPEC §2. The generated coercers
+or raises ``Fail`` with a reason code . The generated coercers
 (``toolcall._dispatch.coercers``) inline the common fast checks and call these only
 for what is left.
 """

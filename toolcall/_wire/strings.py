@@ -1,7 +1,7 @@
 """Values the wire carries as strings: a default's Python value → the string the dispatcher parses back.
 
-SPEC §1 "Defaults": constant dates, datetimes, times, timedeltas, UUIDs and
-Decimals are emitted as the wire strings of their primitives (SPEC §2):
+Constant defaults that are dates, datetimes, times, timedeltas, UUIDs and
+Decimals are emitted as the wire strings of their primitives:
 
 * ``date``, ``datetime``, ``time``: ``isoformat()`` (``"2024-05-01"``,
   ``"2024-05-01T12:30:00+00:00"``, ``"12:30:00-03:00"``); a naive datetime or

@@ -1,4 +1,4 @@
-"""Where a field is declared, for the findings about it (SPEC §5: reported once, at the field's line).
+"""Where a field is declared, for the findings about it (reported once, at the field's line).
 
 A finding found while walking a field of a TypedDict, dataclass or
 NamedTuple is about that field, not about each tool whose parameter reaches
