@@ -1,4 +1,4 @@
-"""``toolcall._toolset.emit``'s fresh result against the SDKs' own tool lists: ``python benchmarks/emit_fresh.py [--quick]``.
+"""``emit``'s fresh result against the SDKs' own tool lists: ``python benchmarks/emit_fresh.py [--quick]``.
 
 The 20 tools of ``tools20.py``, one request's tool list per call, after
 warm-up, every contender interleaved round-robin in one process

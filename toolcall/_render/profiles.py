@@ -68,7 +68,7 @@ _STRUCTURE = frozenset({"type", "properties", "required", "additionalProperties"
 _VALUES = frozenset({"enum", "const", "description", "title"})
 
 #: OpenAI Structured Outputs (``strict: true``), the function-calling and structured-outputs guides.
-#: minLength/maxLength: the docs are ambiguous, a 2026-08 probe accepted and enforced them (``docs/providers/openai.md``).
+#: minLength/maxLength: the docs are ambiguous, a 2026-08 probe saw them enforced (``docs/providers/openai.md``).
 OPENAI_STRICT: Final = Profile(
     label="OpenAI strict mode",
     keywords=_STRUCTURE
