@@ -35,9 +35,9 @@ class Introspected:
 def introspect(declaration: ToolDeclaration) -> Introspected:
     """Resolve the annotations of ``declaration``'s function and build its IR.
 
-    Raises ``TypeError`` naming the tool, the parameter and the type when no
-    schema can describe a parameter's type, or when an annotation cannot be
-    resolved.
+    Raises ``SchemaError`` (a ``TypeError``) naming the tool, the parameter
+    and the type when no schema can describe a parameter's type, or when an
+    annotation cannot be resolved.
     """
     from toolcall._introspect.tool import build_tool
 

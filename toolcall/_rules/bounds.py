@@ -16,11 +16,12 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from toolcall._ir import Constraints
+from toolcall._wire.patterns import ecma_regex
 
 if TYPE_CHECKING:
     from toolcall._declarations.params import Param
 
-__all__ = ["ecma_regex", "is_multiple", "param_constraints", "violation"]
+__all__ = ["is_multiple", "param_constraints", "violation"]
 
 
 def is_multiple(value: Any, step: int | float) -> bool:
@@ -138,56 +139,3 @@ def param_constraints(param: Param) -> Constraints:
 @lru_cache(maxsize=256)
 def _compiled(pattern: str) -> re.Pattern[str]:
     return ecma_regex(pattern)
-
-
-# ECMA 262's WhiteSpace and LineTerminator characters: what ``\s`` matches in a schema pattern.
-_ECMA_SPACE = r"\t\n\x0b\x0c\r\x20\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
-_ECMA_DOT = r"[^\n\r\u2028\u2029]"
-
-
-def ecma_regex(pattern: str) -> re.Pattern[str]:
-    """``pattern`` compiled to match as ECMA 262 (JSON Schema's regex dialect) does, not as Python's ``re``.
-
-    The differences that change what a schema pattern accepts: ``$`` matches
-    only at the very end (Python's also before a final newline, so
-    ``"abc\\n"`` would pass ``^[a-z]+$``), ``.`` excludes every line
-    terminator, ``\\d``, ``\\w`` and ``\\b`` are ASCII, and ``\\s`` is ECMA's
-    whitespace set. A pattern the translation cannot carry is used as written.
-    """
-    try:
-        return re.compile(_python_spelling(pattern), re.ASCII)
-    except re.error:
-        return re.compile(pattern)
-
-
-def _python_spelling(pattern: str) -> str:
-    # Walks the pattern as Python's parser reads it (the pattern compiled as
-    # Python when its Param was made), rewriting ``$``, ``.`` and ``\s``.
-    out: list[str] = []
-    i, end, in_class = 0, len(pattern), False
-    while i < end:
-        ch = pattern[i]
-        if ch == "\\" and i + 1 < end:
-            escaped = pattern[i + 1]
-            if escaped == "s":
-                out.append(_ECMA_SPACE if in_class else f"[{_ECMA_SPACE}]")
-            elif escaped == "S" and not in_class:
-                out.append(f"[^{_ECMA_SPACE}]")
-            else:
-                out.append(pattern[i : i + 2])
-            i += 2
-            continue
-        i += 1
-        if in_class:
-            in_class = ch != "]"
-        elif ch == "[":
-            in_class, start = True, i
-            i += pattern.startswith("^", i)  # a negated class
-            i += pattern.startswith("]", i)  # a "]" first in a class is a literal to Python
-            ch += pattern[start:i]
-        elif ch == "$":
-            ch = r"\Z"
-        elif ch == ".":
-            ch = _ECMA_DOT
-        out.append(ch)
-    return "".join(out)

@@ -15,9 +15,8 @@ import re
 import uuid
 from typing import Any, Final
 
-from toolcall._rules.bounds import ecma_regex
 from toolcall._wire import isotime
-from toolcall._wire.patterns import DECIMAL_PATTERN, STRING_INTEGER_PATTERN
+from toolcall._wire.patterns import DECIMAL_PATTERN, STRING_INTEGER_PATTERN, ecma_regex
 
 __all__ = [
     "SCALARS",
