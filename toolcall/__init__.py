@@ -31,8 +31,8 @@ _LAZY = {
 
 
 def __getattr__(name: str) -> object:
-    # Many threads can be here at once, on their first use of a lazy name
-    #, and a thread can come back here from inside one of these
+    # Many threads can be here at once, on their first use of a lazy name,
+    # and a thread can come back here from inside one of these
     # imports (``from toolcall import errors``): every step only adds what is
     # already true, and nothing fails when another thread got there first.
     home = _LAZY.get(name)

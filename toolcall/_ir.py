@@ -438,8 +438,8 @@ _SCALARS: frozenset[type[Any]] = frozenset((str, int, float, bool, type(None)))
 def _layout(cls: type[Any]) -> _Layout:
     kind = getattr(cls, "kind", None)
     fields = tuple((f.name, f.default) for f in dataclasses.fields(cls))
-    found = _LAYOUTS[cls] = (kind if isinstance(kind, str) else None, fields)
-    return found
+    layout = _LAYOUTS[cls] = (kind if isinstance(kind, str) else None, fields)
+    return layout
 
 
 def _record_json(value: Any, layout: _Layout) -> dict[str, Any]:

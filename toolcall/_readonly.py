@@ -1,6 +1,6 @@
 """Read-only JSON containers for results that are shared between callers.
 
-A toolset keeps each rendered variant (``Toolset.emitted``) and its
+A toolset keeps each rendered variant (``shared_definitions``) and its
 ``describe`` result in this form, precomputed once: ``describe``,
 ``tool_names`` and toolcall's own readers hand out or read the same objects
 on every call, so a caller that mutates one must not change what the next

@@ -40,8 +40,8 @@ def _parts(response: Any) -> Sequence[Any]:
 
 
 def _function_calls(response: Any) -> list[Any]:
-    found = (field(part, "function_call") or field(part, "functionCall") for part in _parts(response))
-    return [call for call in found if call is not None]
+    calls = (field(part, "function_call") or field(part, "functionCall") for part in _parts(response))
+    return [call for call in calls if call is not None]
 
 
 def _call(function_call: Any) -> tuple[Any, Any]:

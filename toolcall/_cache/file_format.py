@@ -161,7 +161,7 @@ def _escape_surrogates(text: str) -> str:
     try:
         text.encode()
     except UnicodeEncodeError:
-        return _SURROGATE.sub(lambda found: f"\\u{ord(found.group()):04x}", text)
+        return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
     return text
 
 
@@ -235,8 +235,8 @@ def source_record(data: bytes) -> dict[str, str | None]:
     """What the cache records of one source file: its byte digest and its layout-free token digest."""
     from toolcall._cache.freshness import source_digest
 
-    found = source_digest(data)
-    return {"sha256": found.sha256, "tokens": found.tokens}
+    digest = source_digest(data)
+    return {"sha256": digest.sha256, "tokens": digest.tokens}
 
 
 def module_content(
@@ -277,8 +277,8 @@ def tool_entry(
     if rendered is None:
         rendered = render_variants(tool, VARIANTS, copies=False)  # only written out
     variants = {
-        variant_key(provider, strict): found.definition if not isinstance(found, str) else {"error": found}
-        for (provider, strict), found in rendered.items()
+        variant_key(provider, strict): rendering.definition if not isinstance(rendering, str) else {"error": rendering}
+        for (provider, strict), rendering in rendered.items()
     }
     return {
         "name": tool.name,

@@ -79,9 +79,9 @@ def cache_entry(declaration: ToolDeclaration) -> CachedEntry | None:
     mode = _mode()
     if mode == "off" or "<locals>" in declaration.qualname:
         return None  # a tool made inside a function is never in a module's cache
-    found, problem = _entry(declaration)
-    if found is not None:
-        return found
+    entry, problem = _entry(declaration)
+    if entry is not None:
+        return entry
     assert problem is not None
     if mode == "require":
         raise CacheRequiredError(
@@ -122,25 +122,25 @@ def _problems_of_others() -> dict[str, Problem]:
     """The first problem of every other module with tools loaded so far, for one warning naming them all."""
     from toolcall._declarations.tool import module_tools, registered_modules
 
-    found: dict[str, Problem] = {}
+    problems: dict[str, Problem] = {}
     for name in registered_modules():
         for declaration in module_tools(name):
             if "<locals>" in declaration.qualname:
                 continue
             problem = _entry(declaration)[1]
             if problem is not None and (problem.kind != "missing" or sys.flags.optimize >= 2):
-                found.setdefault(name, problem)
-    return found
+                problems.setdefault(name, problem)
+    return problems
 
 
 def _module_cache(name: str) -> _ModuleCache:
-    found = _MODULES.get(name)
-    if found is None:
+    module_cache = _MODULES.get(name)
+    if module_cache is None:
         with _LOCK:
-            found = _MODULES.get(name)
-            if found is None:
-                found = _MODULES[name] = _read_module_cache(name)
-    return found
+            module_cache = _MODULES.get(name)
+            if module_cache is None:
+                module_cache = _MODULES[name] = _read_module_cache(name)
+    return module_cache
 
 
 def _read_module_cache(name: str) -> _ModuleCache:
@@ -242,14 +242,14 @@ def _refuse_constant(name: str) -> Any:
 def _source_current(module: str, record: SourceRecord) -> bool:
     """Whether a source module is as ``record`` says (read once per process and record)."""
     key = (module, record)
-    found = _SOURCES.get(key)
-    if found is None:
+    current = _SOURCES.get(key)
+    if current is None:
         from toolcall._cache.freshness import unchanged
 
         data = _source_bytes(module)
-        found = True if data is None else data != b"" and unchanged(data, record.sha256, record.tokens)
-        _SOURCES[key] = found
-    return found
+        current = True if data is None else data != b"" and unchanged(data, record.sha256, record.tokens)
+        _SOURCES[key] = current
+    return current
 
 
 def _source_bytes(module: str) -> bytes | None:
@@ -309,15 +309,15 @@ def cached_definition(entry: CachedEntry, provider: str, strict: bool) -> dict[s
     """A rendered variant from a cache entry (``ValueError`` where the provider cannot take the tool)."""
     assert entry.rendered is not None
     assert entry.tool is not None
-    found = entry.rendered.get(variant_key(provider, strict))
-    if found is None:
+    variant = entry.rendered.get(variant_key(provider, strict))
+    if variant is None:
         from toolcall._render import render_tool
 
         # Not a cached variant: an unknown provider or gemini strict; the renderer says why.
         return render_tool(entry.tool, provider, strict=strict).definition
-    if set(found) == {"error"}:
-        raise ValueError(found["error"])
-    return found
+    if set(variant) == {"error"}:
+        raise ValueError(variant["error"])
+    return variant
 
 
 def import_refs(tool: ir.Tool) -> dict[str, Any]:
@@ -328,15 +328,15 @@ def import_refs(tool: ir.Tool) -> dict[str, Any]:
 
 
 def _refs(tool: ir.Tool) -> set[str]:
-    found: set[str] = set(tool.providers)
+    refs: set[str] = set(tool.providers)
     stack: list[Any] = [p.type for p in tool.parameters] + [d.type for d in tool.defs]
     while stack:
         node = stack.pop()
         if isinstance(node, (ir.EnumType, ir.ObjectType)):
-            found.add(node.ref)
+            refs.add(node.ref)
         if isinstance(node, ir.CustomType):
-            found.add(node.ref)
+            refs.add(node.ref)
             if node.provider is not None:
-                found.add(node.provider)
+                refs.add(node.provider)
         stack.extend(ir.child_types(node))
-    return found
+    return refs

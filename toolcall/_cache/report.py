@@ -46,12 +46,12 @@ def warn_once(module: str, problem: Problem, others: Callable[[], Mapping[str, P
     """Warn about ``module`` (and ``others()``, every other module's problem) unless each was named already."""
     if module in _WARNED:
         return
-    found = {module: problem}
+    problems = {module: problem}
     # Outside the lock: reading other modules' caches may wait on an import lock another thread holds.
     for name, other in others().items():
-        found.setdefault(name, other)
+        problems.setdefault(name, other)
     with _LOCK:
-        new = {name: found[name] for name in sorted(found) if name not in _WARNED}
+        new = {name: problems[name] for name in sorted(problems) if name not in _WARNED}
         _WARNED.update(new)
     if not new:
         return  # another thread named them all meanwhile

@@ -210,17 +210,17 @@ def _entry(raw: Any, where: str, module: str, sources: Mapping[str, SourceRecord
     )
 
 
-def _entry_sources(found: Any, where: str, module: str, sources: Mapping[str, SourceRecord]) -> tuple[str, ...]:
-    if type(found) is not list or not found:
-        raise MalformedCacheError(f"{where}: 'sources' is {_show(found)}, not a non-empty array")
-    for item in found:
+def _entry_sources(raw_sources: Any, where: str, module: str, sources: Mapping[str, SourceRecord]) -> tuple[str, ...]:
+    if type(raw_sources) is not list or not raw_sources:
+        raise MalformedCacheError(f"{where}: 'sources' is {_show(raw_sources)}, not a non-empty array")
+    for item in raw_sources:
         if type(item) is not str or item not in sources:
             raise MalformedCacheError(f"{where}: 'sources' names {_show(item)}, not a module of the cache's 'sources'")
-    if len(set(found)) != len(found):
+    if len(set(raw_sources)) != len(raw_sources):
         raise MalformedCacheError(f"{where}: 'sources' names a module twice")
-    if module not in found:
+    if module not in raw_sources:
         raise MalformedCacheError(f"{where}: 'sources' leaves out the module itself ({_show(module)})")
-    return tuple(found)
+    return tuple(raw_sources)
 
 
 def _describe(describe: Any, what: str, module: str, name: str) -> dict[str, Any]:
@@ -462,13 +462,13 @@ def _hex(value: Any, length: int, what: str) -> str:
     return value
 
 
-def _exact_keys(found: dict[Any, Any], expected: frozenset[str], where: str) -> None:
-    if found.keys() == expected:
+def _exact_keys(json_object: dict[Any, Any], expected: frozenset[str], where: str) -> None:
+    if json_object.keys() == expected:
         return
-    missing = sorted(expected.difference(found))
+    missing = sorted(expected.difference(json_object))
     if missing:
         raise MalformedCacheError(f"{where} has no {', '.join(map(repr, missing))}")
-    extra = sorted(_show(key) for key in found.keys() - expected)
+    extra = sorted(_show(key) for key in json_object.keys() - expected)
     shown = ", ".join(extra[:3]) + (f" and {len(extra) - 3} more" if len(extra) > 3 else "")
     raise MalformedCacheError(f"{where} has unexpected keys: {shown}")
 

@@ -70,27 +70,27 @@ class _Packer:
 
     def text(self, value: Any) -> int:
         key = value if type(value) is str else (compact(value),)
-        found = self.texts.get(key)
-        if found is None:
-            found = self.texts[key] = len(self.text_values)
+        index = self.texts.get(key)
+        if index is None:
+            index = self.texts[key] = len(self.text_values)
             self.text_values.append(value)
-        return found
+        return index
 
     def schema(self, schema: Any) -> int:
         """The index of ``schema`` (packed) in the table, added once."""
-        found = self.by_id.get(id(schema))
-        if found is not None:
-            return found
+        index = self.by_id.get(id(schema))
+        if index is not None:
+            return index
         packed = self.node(schema) if type(schema) is dict else schema
         key = compact(packed)
-        found = self.schemas.get(key)
-        if found is None:
-            found = self.schemas[key] = len(self.schema_values)
+        index = self.schemas.get(key)
+        if index is None:
+            index = self.schemas[key] = len(self.schema_values)
             self.schema_values.append(packed)
         if type(schema) is dict:
-            self.by_id[id(schema)] = found
+            self.by_id[id(schema)] = index
             self.packed.append(schema)
-        return found
+        return index
 
     def node(self, schema: dict[str, Any]) -> dict[str, Any]:
         """``schema`` with its descriptions and property schemas replaced by their indexes."""

@@ -32,15 +32,15 @@ def parser() -> argparse.ArgumentParser:
     """The whole command line: one sub-parser per command."""
     from toolcall import __version__
 
-    found = argparse.ArgumentParser(
+    main_parser = argparse.ArgumentParser(
         prog="toolcall",
         description="Typed Python functions as LLM tools: export their definitions, check them, serve them.",
     )
-    found.add_argument("--version", action="version", version=f"toolcall {__version__}")
-    commands = found.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    main_parser.add_argument("--version", action="version", version=f"toolcall {__version__}")
+    commands = main_parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     for module in COMMANDS.values():
         importlib.import_module(module).add_parser(commands)
-    return found
+    return main_parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:

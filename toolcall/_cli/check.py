@@ -277,7 +277,7 @@ def _progress(sources: list[BuildSource]) -> Iterator[_Tick]:
 
 def _findings(messages: list[str]) -> list[Finding]:
     """The plugin's errors among mypy's JSON lines, each once."""
-    found: dict[Finding, None] = {}
+    findings: dict[Finding, None] = {}
     for message in messages:
         error = _decoded(message)
         if error is None or error.get("severity") != "error":
@@ -286,8 +286,8 @@ def _findings(messages: list[str]) -> list[Finding]:
         if not isinstance(code, str) or not code.startswith(_PREFIX) or not isinstance(line, int):
             continue
         column = column + 1 if isinstance(column, int) and column >= 0 else None  # mypy counts from 0
-        found[Finding(_relative(str(error.get("file"))), line, column, code, str(error.get("message")))] = None
-    return list(found)
+        findings[Finding(_relative(str(error.get("file"))), line, column, code, str(error.get("message")))] = None
+    return list(findings)
 
 
 def _decoded(message: str) -> dict[str, object] | None:

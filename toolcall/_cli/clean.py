@@ -73,9 +73,9 @@ def _cache_directories(root: str) -> Iterator[str]:
         subdirectories[:] = sorted(name for name in subdirectories if not name.startswith(".") and name not in _SKIPPED)
         if CACHE_DIR in subdirectories:
             subdirectories.remove(CACHE_DIR)
-            found = os.path.join(directory, CACHE_DIR)
-            if not os.path.islink(found):
-                yield found
+            cache_directory = os.path.join(directory, CACHE_DIR)
+            if not os.path.islink(cache_directory):
+                yield cache_directory
 
 
 def _why_orphaned(source: str) -> str | None:

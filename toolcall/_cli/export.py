@@ -49,10 +49,10 @@ def run(arguments: argparse.Namespace) -> int:
         arguments.parser.error(f"{arguments.format} has no strict mode")
     from toolcall._cli import modules
 
-    found = modules.import_tool_modules(arguments.modules, arguments.package)
-    if found is None:
+    tool_modules = modules.import_tool_modules(arguments.modules, arguments.package)
+    if tool_modules is None:
         return 1
-    definitions = _definitions(found, arguments.format, arguments.strict)
+    definitions = _definitions(tool_modules, arguments.format, arguments.strict)
     if definitions is None:
         return 1
     text = export_text(definitions)
@@ -70,7 +70,7 @@ def export_text(definitions: list[Any]) -> str:
     return json.dumps(definitions, indent=2, ensure_ascii=True) + "\n"
 
 
-def _definitions(found: list[ModuleType], provider: str, strict: bool) -> list[Any] | None:
+def _definitions(tool_modules: list[ModuleType], provider: str, strict: bool) -> list[Any] | None:
     """Every module's definitions in order, or ``None`` after naming each refused tool and duplicate name."""
     import toolcall
     from toolcall._toolset.toolset import as_toolset, shared_definitions
@@ -78,7 +78,7 @@ def _definitions(found: list[ModuleType], provider: str, strict: bool) -> list[A
     definitions: list[Any] = []
     owners: dict[str, list[str]] = {}
     refused = False
-    for module in console.progress(found, len(found), "export"):
+    for module in console.progress(tool_modules, len(tool_modules), "export"):
         try:
             emitted = shared_definitions(as_toolset(module), provider, strict)  # the shared form: export only reads it
         except (ValueError, RuntimeError) as problem:  # a variant the provider cannot take; TOOLCALL_CACHE=require

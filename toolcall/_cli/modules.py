@@ -29,7 +29,7 @@ def import_tool_modules(names: Iterable[str], package: str | None) -> list[Modul
     from toolcall._declarations.tool import module_tools
 
     _search_current_directory()
-    found: dict[str, ModuleType] = {}
+    tool_modules: dict[str, ModuleType] = {}
     failed = False
     for name in names:
         module = import_module(name)
@@ -38,14 +38,14 @@ def import_tool_modules(names: Iterable[str], package: str | None) -> list[Modul
             module = None
         failed |= module is None
         if module is not None:
-            found[module.__name__] = module
+            tool_modules[module.__name__] = module
     if package is not None:
         members = _package_modules(package)
         failed |= members is None
         for module in members or ():
             if module_tools(module.__name__):
-                found[module.__name__] = module
-    return None if failed else [found[name] for name in sorted(found)]
+                tool_modules[module.__name__] = module
+    return None if failed else [tool_modules[name] for name in sorted(tool_modules)]
 
 
 def import_module(name: str) -> ModuleType | None:

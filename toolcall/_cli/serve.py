@@ -51,7 +51,7 @@ _SDK_LEAST = (2, 3)
 
 def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     """Add ``serve`` and its options to the command line."""
-    found = commands.add_parser(
+    serve_parser = commands.add_parser(
         "serve",
         help="serve the tools of modules as an MCP server over stdio",
         description=(
@@ -60,13 +60,15 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "tools/call dispatches with toolcall.arun. Runs until stdin closes."
         ),
     )
-    found.add_argument("modules", nargs="+", metavar="MODULE", help="an importable module name, e.g. my_app.tools")
-    found.add_argument(
+    serve_parser.add_argument(
+        "modules", nargs="+", metavar="MODULE", help="an importable module name, e.g. my_app.tools"
+    )
+    serve_parser.add_argument(
         "--strict",
         action="store_true",
         help="list the tools' strict input schemas (the OpenAI strict subset)",
     )
-    found.set_defaults(run=run)
+    serve_parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -95,12 +97,12 @@ def _sdk_problem() -> str | None:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        found = version("mcp")
+        installed = version("mcp")
     except PackageNotFoundError:
         return "serve needs the mcp SDK: pip install 'toolcall[mcp]'"
-    if tuple(int(part) for part in re.findall(r"\d+", found)[:2]) < _SDK_LEAST:
+    if tuple(int(part) for part in re.findall(r"\d+", installed)[:2]) < _SDK_LEAST:
         least = ".".join(map(str, _SDK_LEAST))
-        return f"serve needs the mcp SDK {least} or later (its low-level server API), found {found}"
+        return f"serve needs the mcp SDK {least} or later (its low-level server API), found {installed}"
     return None
 
 

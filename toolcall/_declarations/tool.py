@@ -196,8 +196,8 @@ def _star_args(fn: Callable[..., Any]) -> str | None:
 
 def declaration_of(obj: object) -> ToolDeclaration | None:
     """The ``ToolDeclaration`` of a tool function, or ``None``."""
-    found = getattr(obj, ATTRIBUTE, None)
-    return found if isinstance(found, ToolDeclaration) else None
+    declaration = getattr(obj, ATTRIBUTE, None)
+    return declaration if isinstance(declaration, ToolDeclaration) else None
 
 
 def module_generation(module: str) -> int:

@@ -213,16 +213,16 @@ class _ArgumentChecks:
 
     def key_errors(self, args: dict[Any, Any]) -> list[errors.ToolError]:
         """Non-string keys, then undeclared ones (every key compared only as an exact ``str``)."""
-        found: list[errors.ToolError] = []
+        problems: list[errors.ToolError] = []
         bad_keys = [k for k in args if type(k) is not str]
         if bad_keys:
-            found.append(errors.NonStringArguments(tuple(bad_keys)))
+            problems.append(errors.NonStringArguments(tuple(bad_keys)))
         names = [
             k for k in args if type(k) is str and k not in self.wire and (not self.has_kwargs or k in self.injected)
         ]
         if names:
-            found.append(errors.UnknownArguments(tuple(names), self.accepted))
-        return found
+            problems.append(errors.UnknownArguments(tuple(names), self.accepted))
+        return problems
 
     def unknown(self, args: dict[Any, Any], resume: int) -> Rejected:
         """The refusal for keys the tool does not declare."""
@@ -251,25 +251,25 @@ class _ArgumentChecks:
         """
         if name is not None:
             return _rejected(self._problems(args, _broken_error(exc, name), resume, after))
-        found = self._problems(args, None, 0)
-        if not found:  # nothing else to blame: the first parameter sent
-            found.append(_broken_error(exc, next((k for k in args if type(k) is str and k in self.wire), "")))
-        return _rejected(found)
+        problems = self._problems(args, None, 0)
+        if not problems:  # nothing else to blame: the first parameter sent
+            problems.append(_broken_error(exc, next((k for k in args if type(k) is str and k in self.wire), "")))
+        return _rejected(problems)
 
     def _problems(
         self, args: dict[Any, Any], known: errors.ToolError | None, resume: int, after: str | None = None
     ) -> list[errors.ToolError]:
         """The key problems, ``known`` (the one the generated code met), and the rest from check ``resume`` on."""
-        found = self.key_errors(args)
+        problems = self.key_errors(args)
         if known is not None:
-            found.append(known)
+            problems.append(known)
         with contextlib.suppress(Exception):  # a check that breaks even here: what was found so far stands
-            found += self.problems(args, resume, after)
-        return found
+            problems += self.problems(args, resume, after)
+        return problems
 
 
-def _rejected(found: list[errors.ToolError]) -> Rejected:
-    return Rejected(found[0] if len(found) == 1 else errors.ArgumentErrors(tuple(found)))
+def _rejected(problems: list[errors.ToolError]) -> Rejected:
+    return Rejected(problems[0] if len(problems) == 1 else errors.ArgumentErrors(tuple(problems)))
 
 
 class _Writer:
@@ -426,7 +426,7 @@ class _Writer:
         """
         add = self.source.add
         self.source.begin()
-        add(0, "def problems(args, start, after):", "    found = []")
+        add(0, "def problems(args, start, after):", "    problem_list = []")
         for check, (parameter, _) in enumerate(self.slots):
             if not parameter.injected:
                 self._parameter_problems(parameter, check)
@@ -435,10 +435,12 @@ class _Writer:
         for number, (key, later) in enumerate(self.gaps):
             add(1, f"if start <= {self.extras_check + 1 + number}:", "    try:", f"        if {key} not in args:")
             add(
-                4, f"sent = tuple(k for k in {later} if k in args)", f"if sent: found.append(_ArgumentGap({key}, sent))"
+                4,
+                f"sent = tuple(k for k in {later} if k in args)",
+                f"if sent: problem_list.append(_ArgumentGap({key}, sent))",
             )
             add(2, "except Exception:", "    pass")  # a key that breaks comparison is reported as a non-string key
-        add(1, "return found", "")
+        add(1, "return problem_list", "")
         self.source.end()
 
     def _parameter_problems(self, parameter: ir.Parameter, check: int) -> None:
@@ -447,7 +449,7 @@ class _Writer:
         # A lookup that raises met a key that breaks comparison: that key is reported as a non-string key.
         add(2, "except Exception:", "    v = _UNREADABLE")
         if parameter.required:
-            add(2, "if v is _NOT_SENT:", f"    found.append(_MissingArgument({key}))")
+            add(2, "if v is _NOT_SENT:", f"    problem_list.append(_MissingArgument({key}))")
             add(2, "elif v is not _UNREADABLE:")
         elif accepts_null(parameter.type, self.defs):
             add(2, "if v is not _NOT_SENT and v is not _UNREADABLE:")
@@ -466,11 +468,11 @@ class _Writer:
         self._collected(self.extras.type, "k", 3, extra=True)
 
     def _collected(self, node: ir.TypeNode, key: str, indent: int, extra: bool = False) -> None:
-        """Coerce ``v``, the value sent for ``key``; a failure is added to ``found``."""
+        """Coerce ``v``, the value sent for ``key``; a failure is added to ``problem_list``."""
         add = self.source.add
         add(indent, "try:")
         if extra:
             add(indent + 1, "if not k.isascii(): check_unicode(k)")  # an extra argument's name is model text too
         self.coercers.inline(node, "v", indent + 1)
-        add(indent, "except Fail as f:", f"    found.append(_invalid_error({key}, f))")
-        add(indent, "except Exception as exc:", f"    found.append(_broken_error(exc, {key}))")
+        add(indent, "except Fail as f:", f"    problem_list.append(_invalid_error({key}, f))")
+        add(indent, "except Exception as exc:", f"    problem_list.append(_broken_error(exc, {key}))")

@@ -156,9 +156,9 @@ class Coercers:
 
     def function(self, node: ir.TypeNode) -> str:
         """The name of a generated function that coerces ``node``'s values."""
-        found = self._functions.get(node)
-        if found is not None:
-            return found
+        generated = self._functions.get(node)
+        if generated is not None:
+            return generated
         if isinstance(node, ir.RefType):
             return self._definition(node.name)
         name = self._generate(node)
@@ -194,11 +194,11 @@ class Coercers:
     # -- generation ---------------------------------------------------------
 
     def _definition(self, def_name: str) -> str:
-        found = self._def_names.get(def_name)
-        if found is None:
-            found = self._def_names[def_name] = self.source.fresh("def")
-            self._pending_defs.append((found, self.defs[def_name]))
-        return found
+        function_name = self._def_names.get(def_name)
+        if function_name is None:
+            function_name = self._def_names[def_name] = self.source.fresh("def")
+            self._pending_defs.append((function_name, self.defs[def_name]))
+        return function_name
 
     def _emit_wrapper(self, name: str, node: ir.TypeNode) -> None:
         # A recursive definition calls itself through the namespace, so it is

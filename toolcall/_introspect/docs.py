@@ -62,8 +62,8 @@ def source_bases(cls: type[Any], namespace: dict[str, Any]) -> tuple[Any, ...]:
     node = _class_node(cls)
     if node is None:
         return ()
-    found = (_lookup(base, namespace) for base in node.bases)
-    return tuple(base for base in found if base is not None)
+    bases = (_lookup(base, namespace) for base in node.bases)
+    return tuple(base for base in bases if base is not None)
 
 
 def _lookup(expr: ast.expr, namespace: dict[str, Any]) -> Any:

@@ -33,8 +33,8 @@ def class_hints(cls: type[Any]) -> dict[str, Any]:
 
 def module_globals(module: str | None) -> dict[str, Any]:
     """The namespace forward references of ``module`` are evaluated in."""
-    found = sys.modules.get(module or "")
-    return vars(found) if found is not None else {}
+    loaded = sys.modules.get(module or "")
+    return vars(loaded) if loaded is not None else {}
 
 
 def _resolve(obj: Any, where: str, localns: dict[str, Any] | None = None) -> dict[str, Any]:
@@ -57,12 +57,12 @@ def _class_annotations(cls: type[Any], where: str) -> dict[str, Any]:
     Only for Python 3.10, whose ``get_type_hints`` refuses a dataclass's
     ``InitVar[...]`` written as a string (``from __future__ import annotations``).
     """
-    found: dict[str, Any] = {}
+    resolved: dict[str, Any] = {}
     for base in reversed(cls.__mro__):
         namespace = {**module_globals(base.__module__), **vars(base)}
         for name, annotation in inspect.get_annotations(base).items():
             try:
-                found[name] = eval(annotation, namespace) if isinstance(annotation, str) else annotation
+                resolved[name] = eval(annotation, namespace) if isinstance(annotation, str) else annotation
             except NameError as exc:
                 raise SchemaError(f"{where}: cannot resolve an annotation: {exc}") from None
-    return found
+    return resolved

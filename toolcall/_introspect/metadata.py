@@ -59,10 +59,10 @@ class MetadataReader:
 
     def __call__(self, annotated: Any) -> Metadata:
         """The merged metadata of ``annotated`` (an ``Annotated[...]``); ``SchemaError`` for a refused bound."""
-        found = self._read.get(id(annotated))
-        if found is None or found[0] is not annotated:
-            found = self._read[id(annotated)] = (annotated, read_metadata(te.get_args(annotated)[1:]))
-        return found[1]
+        cached = self._read.get(id(annotated))
+        if cached is None or cached[0] is not annotated:
+            cached = self._read[id(annotated)] = (annotated, read_metadata(te.get_args(annotated)[1:]))
+        return cached[1]
 
 
 def _is_annotated_types(item: object) -> bool:
@@ -89,9 +89,9 @@ def declared_description(hint: Any, metadata_of: MetadataReader) -> str | None:
     """
     for layer in _outer_layers(hint):
         if te.get_origin(layer) in _ANNOTATED:
-            found = metadata_of(layer).description
-            if found is not None:
-                return found
+            description = metadata_of(layer).description
+            if description is not None:
+                return description
     return None
 
 

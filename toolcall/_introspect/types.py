@@ -73,8 +73,8 @@ __all__ = ["Walker", "type_name"]
 
 def _live(fullname: str) -> Any:
     """The class a full name of the shared tables names (``typing.Sequence`` is ``collections.abc.Sequence``)."""
-    found = resolve_ref(":".join(fullname.rsplit(".", 1)))
-    return te.get_origin(found) or found
+    resolved = resolve_ref(":".join(fullname.rsplit(".", 1)))
+    return te.get_origin(resolved) or resolved
 
 
 # The live classes of ir.PRIMITIVE_CLASSES, the table the plugin reads by name (None is _special's).
@@ -382,14 +382,14 @@ def _class(w: Walker, tp: Any) -> ir.TypeNode | None:
 
 
 def _provided(w: Walker, cls: type[Any], args: tuple[Any, ...]) -> ir.TypeNode | None:
-    found = from_providers(cls, tuple(type_fullname(a) for a in args), w.providers)
-    if found is None:
+    provided = from_providers(cls, tuple(type_fullname(a) for a in args), w.providers)
+    if provided is None:
         return None
-    w.remember(found.node.ref, cls)
-    provider_ref = w.remember(class_ref(found.provider), found.provider)
+    w.remember(provided.node.ref, cls)
+    provider_ref = w.remember(class_ref(provided.provider), provided.provider)
     if provider_ref not in w.providers_used:
         w.providers_used.append(provider_ref)
-    return found.node
+    return provided.node
 
 
 def _enum_value(w: Walker, cls: type[enum.Enum], member: enum.Enum) -> ir.JsonScalar:

@@ -79,13 +79,13 @@ def render_variants(
     for provider, _ in variants:
         _check_provider(provider)
     shared = _Shared(tool, copies=copies)
-    found: dict[tuple[str, bool], Rendered | str] = {}
+    rendered: dict[tuple[str, bool], Rendered | str] = {}
     for provider, strict in variants:
         try:
-            found[provider, strict] = _render(shared, provider, strict)
+            rendered[provider, strict] = _render(shared, provider, strict)
         except ValueError as exc:
-            found[provider, strict] = str(exc)
-    return found
+            rendered[provider, strict] = str(exc)
+    return rendered
 
 
 def _render(shared: _Shared, provider: str, strict: bool) -> Rendered:

@@ -161,28 +161,28 @@ def map_children(schema: Schema, at: Location, visit: Callable[[Any, Location], 
 
 def children(schema: Schema, at: Location = ()) -> list[tuple[Location, Any]]:
     """The direct subschemas of ``schema`` (booleans included), with their locations."""
-    found: list[tuple[Location, Any]] = []
+    child_schemas: list[tuple[Location, Any]] = []
     for key, value in schema.items():
         if key in ONE:
-            found.append(((*at, key), value))
+            child_schemas.append(((*at, key), value))
         elif key in MANY and isinstance(value, list):
-            found.extend(((*at, key, i), item) for i, item in enumerate(value))
+            child_schemas.extend(((*at, key, i), item) for i, item in enumerate(value))
         elif key in NAMED and isinstance(value, dict):
-            found.extend(((*at, key, name), item) for name, item in value.items())
-    return found
+            child_schemas.extend(((*at, key, name), item) for name, item in value.items())
+    return child_schemas
 
 
 def subschemas(schema: Schema) -> list[tuple[str, Any]]:
     """``children`` without the locations: each direct subschema with the keyword it sits under."""
-    found: list[tuple[str, Any]] = []
+    child_schemas: list[tuple[str, Any]] = []
     for key, value in schema.items():
         if key in ONE:
-            found.append((key, value))
+            child_schemas.append((key, value))
         elif key in MANY and isinstance(value, list):
-            found.extend((key, item) for item in value)
+            child_schemas.extend((key, item) for item in value)
         elif key in NAMED and isinstance(value, dict):
-            found.extend((key, item) for item in value.values())
-    return found
+            child_schemas.extend((key, item) for item in value.values())
+    return child_schemas
 
 
 def iter_schemas(schema: Any, at: Location = ()) -> Iterator[tuple[Location, Schema]]:

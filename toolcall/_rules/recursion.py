@@ -54,13 +54,13 @@ class RecursionTracker:
         return ir.RefType(def_name)
 
     def _def_name(self, key: Hashable, name: str) -> str:
-        found = self._names.get(key)
-        if found is None:
+        def_name = self._names.get(key)
+        if def_name is None:
             base = _UNSAFE.sub("_", name) or "Type"
             taken = set(self._names.values())
-            found, n = base, 1
-            while found in taken:
+            def_name, n = base, 1
+            while def_name in taken:
                 n += 1
-                found = f"{base}_{n}"
-            self._names[key] = found
-        return found
+                def_name = f"{base}_{n}"
+            self._names[key] = def_name
+        return def_name

@@ -1,7 +1,7 @@
 """``emit``, ``describe`` and ``tool_names``: tool definitions for a source.
 
 Each toolset renders a provider variant once and keeps it in one shared,
-read-only form (``Toolset.emitted``), which toolcall's own readers
+read-only form (``shared_definitions``), which toolcall's own readers
 (``toolcall export``, ``toolcall serve``, the adapters) use as it is; so is
 ``describe``'s result, which ``describe`` returns shared. ``emit`` returns a
 fresh plain copy on every call, so a caller may change it freely;

@@ -1,7 +1,7 @@
 """Generated functions that build a fresh copy of one shared ``emit`` result.
 
 ``emit`` hands every caller its own plain lists and dicts, built
-from the shared, read-only form that ``Toolset.emitted`` keeps. A recursive
+from the shared, read-only form a toolset keeps (``shared_definitions``). A recursive
 copy of 20 tools walks about 200 containers in Python; instead, ``copier``
 generates, once per shared result, a function whose body is one nested
 list/dict display of that result, so a call runs only the interpreter's
