@@ -31,8 +31,8 @@ ANY_VERSION_VARIABLE: Final = "TOOLCALL_MYPY_ANY_VERSION"
 
 def plugin(version: str) -> type[Plugin]:
     """mypy's entry point: the plugin class, after checking mypy's ``version``."""
-    found = re.match(r"(\d+)\.(\d+)", version)
-    release = (int(found[1]), int(found[2])) if found else (0, 0)
+    match = re.match(r"(\d+)\.(\d+)", version)
+    release = (int(match[1]), int(match[2])) if match else (0, 0)
     low, high = SUPPORTED
     if not low <= release < high and os.environ.get(ANY_VERSION_VARIABLE) != "1":
         raise RuntimeError(

@@ -75,15 +75,15 @@ def load(config_file: str | None) -> tuple[Settings, tuple[str, ...]]:
         return Settings(), ()
     path = Path(config_file)
     try:
-        found = _read(path)
-        if found is None and path.suffix != ".toml":
+        section = _read(path)
+        if section is None and path.suffix != ".toml":
             beside = path.with_name("pyproject.toml")
-            found = _read(beside) if beside.is_file() else None
+            section = _read(beside) if beside.is_file() else None
     except (OSError, ValueError, configparser.Error) as exc:
         return Settings(), (f"{path}: cannot read the toolcall settings ({exc}); using the defaults",)
-    if found is None:
+    if section is None:
         return Settings(), ()
-    where, values = found
+    where, values = section
     return _settings(where, values)
 
 

@@ -251,12 +251,12 @@ class ToolcallPlugin(Plugin):
         self._store.put(module, api.path, func.line, named, checked, None, files)
         return True
 
-    def _put_refused(self, module: str, path: str, func: FuncDef, name: str, found: tuple[Located, ...]) -> None:
+    def _put_refused(self, module: str, path: str, func: FuncDef, name: str, findings: tuple[Located, ...]) -> None:
         """Record a tool no schema describes, and why: the runtime then says so instead of "stale"."""
         from toolcall._cache import file_format
         from toolcall_mypy._cache import reuse
 
-        reasons = [report.text(f.finding) for f in found if f.finding.code in _REFUSALS]
+        reasons = [report.text(f.finding) for f in findings if f.finding.code in _REFUSALS]
         message = reasons[0] if reasons else "a parameter has no JSON schema"
         qualname = _qualname(func, module)
         entry = file_format.refused_entry(name, qualname, _shape(func), message)
@@ -278,16 +278,18 @@ class ToolcallPlugin(Plugin):
         the first tool of this module that reaches it, naming the field
         (docs/decisions.md, "Findings about class fields").
         """
-        found, site = located.finding, located.site
+        finding, site = located.finding, located.site
         if site is None or site.line < 1:
-            report.finding(api, found, located.context)
+            report.finding(api, finding, located.context)
         elif site.module == module:
-            report.field(api, found, site)
+            report.field(api, finding, site)
         else:
-            reached = (located.context.line, found.tool, found.parameter, found.path)
-            first = self._foreign_fields.setdefault(module, {}).setdefault((site, found.code, found.message), reached)
+            reached = (located.context.line, finding.tool, finding.parameter, finding.path)
+            first = self._foreign_fields.setdefault(module, {}).setdefault(
+                (site, finding.code, finding.message), reached
+            )
             if first == reached:  # the first tool to reach it, or its hook run again (mypy defers and re-checks)
-                report.foreign_field(api, found, site, located.context)
+                report.foreign_field(api, finding, site, located.context)
 
     def _report_duplicate(self, api: CheckerPluginInterface, module: str, named: tuple[str, str], at: Context) -> None:
         name, qualname = named
@@ -316,7 +318,7 @@ class ToolcallPlugin(Plugin):
         if recorded is not None:
             return reuse.Checked(digest, sources, recorded, clean), None
         from toolcall._cache import file_format
-        from toolcall._render import render_variants  # not imported where every file is current
+        from toolcall._render.definitions import render_variants  # not imported where every file is current
         from toolcall_mypy._analysis.strict_findings import strict_findings
 
         rendered = render_variants(tool, VARIANTS, copies=False)  # for the findings and the file
@@ -327,10 +329,10 @@ class ToolcallPlugin(Plugin):
         """The parsed sources this module's tools read, shared by them until mypy parses a file again."""
         from toolcall_mypy._source.names import Sources
 
-        found = self._sources.get(module)
-        if found is None:
-            found = self._sources[module] = Sources(module, path)
-        return found
+        sources = self._sources.get(module)
+        if sources is None:
+            sources = self._sources[module] = Sources(module, path)
+        return sources
 
     def _handles(self, checker: TypeChecker) -> bool:
         """Whether this module's tools are ours: configured in, and not silenced (an installed package's).
@@ -375,9 +377,9 @@ def _source_files(checker: TypeChecker, module: str, path: str, modules: tuple[s
     """
     files = {module: path}
     for name in modules:
-        found = checker.modules.get(name)
-        if found is not None and found.path.endswith(".py") and name.partition(".")[0] not in _OWN_PACKAGES:
-            files.setdefault(name, found.path)
+        tree = checker.modules.get(name)
+        if tree is not None and tree.path.endswith(".py") and name.partition(".")[0] not in _OWN_PACKAGES:
+            files.setdefault(name, tree.path)
     return files
 
 
@@ -406,11 +408,11 @@ def _checker(api: CheckerPluginInterface) -> TypeChecker | None:
 
 
 def _report_strict(
-    api: CheckerPluginInterface, func: FuncDef, at: Context, found: tuple[Finding, ...], reported: set[str]
+    api: CheckerPluginInterface, func: FuncDef, at: Context, findings: tuple[Finding, ...], reported: set[str]
 ) -> None:
     """What the strict variants lose, once per message, at the parameter it concerns."""
     seen: set[str] = set()
-    for finding in found:
+    for finding in findings:
         message = report.text(finding)
         if message in seen or finding.parameter in reported:
             continue

@@ -63,34 +63,34 @@ _REPORTERS: Final[dict[FindingCode, Reporter]] = {
 }
 
 
-def text(found: Finding) -> str:
+def text(finding: Finding) -> str:
     """The message of a finding, prefixed with where it is (``tool.parameter.path: ...``)."""
-    where = _where(found)
-    return f"{where}: {found.message}" if where else found.message
+    where = _where(finding)
+    return f"{where}: {finding.message}" if where else finding.message
 
 
-def finding(api: CheckerPluginInterface, found: Finding, context: Context) -> None:
-    """Report ``found`` at ``context`` with its code's reporter."""
-    _REPORTERS[found.code](api, text(found), context)
+def finding(api: CheckerPluginInterface, finding: Finding, context: Context) -> None:
+    """Report ``finding`` at ``context`` with its code's reporter."""
+    _REPORTERS[finding.code](api, text(finding), context)
 
 
-def field(api: CheckerPluginInterface, found: Finding, site: FieldSite) -> None:
-    """Report ``found``, about a field of a class of the module being checked, at the field's line.
+def field(api: CheckerPluginInterface, finding: Finding, site: FieldSite) -> None:
+    """Report ``finding``, about a field of a class of the module being checked, at the field's line.
 
     The message names the field (``Class.field: ...``), not the tool: every
     tool that reaches the field reports the same message at the same line,
     which mypy shows once.
     """
-    _REPORTERS[found.code](api, f"{site.label()}: {found.message}", Context(site.line, site.column))
+    _REPORTERS[finding.code](api, f"{site.label()}: {finding.message}", Context(site.line, site.column))
 
 
-def foreign_field(api: CheckerPluginInterface, found: Finding, site: FieldSite, context: Context) -> None:
-    """Report ``found``, about a field of a class of another module, at ``context``, where a tool reaches it.
+def foreign_field(api: CheckerPluginInterface, finding: Finding, site: FieldSite, context: Context) -> None:
+    """Report ``finding``, about a field of a class of another module, at ``context``, where a tool reaches it.
 
     The message names both: ``tool.parameter.path (field module.Class.field): ...``.
     """
-    _REPORTERS[found.code](api, f"{_where(found)} (field {site.module}.{site.label()}): {found.message}", context)
+    _REPORTERS[finding.code](api, f"{_where(finding)} (field {site.module}.{site.label()}): {finding.message}", context)
 
 
-def _where(found: Finding) -> str:
-    return ".".join(str(part) for part in (found.tool, found.parameter, *found.path) if part is not None)
+def _where(finding: Finding) -> str:
+    return ".".join(str(part) for part in (finding.tool, finding.parameter, *finding.path) if part is not None)

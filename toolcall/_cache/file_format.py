@@ -72,7 +72,7 @@ from toolcall._cache.variants import VARIANTS, variant_key
 
 if TYPE_CHECKING:
     from toolcall._cache.layout import Shape
-    from toolcall._render import Rendered
+    from toolcall._render.definitions import Rendered
 
 __all__ = [
     "CACHE_DIR",
@@ -272,7 +272,7 @@ def tool_entry(
     cannot take is recorded as ``{"error": message}`` and raised again as
     ``ValueError`` when emitted.
     """
-    from toolcall._render import parameters_schema, render_variants
+    from toolcall._render.definitions import parameters_schema, render_variants
 
     if rendered is None:
         rendered = render_variants(tool, VARIANTS, copies=False)  # only written out

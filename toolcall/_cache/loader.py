@@ -311,7 +311,7 @@ def cached_definition(entry: CachedEntry, provider: str, strict: bool) -> dict[s
     assert entry.tool is not None
     variant = entry.rendered.get(variant_key(provider, strict))
     if variant is None:
-        from toolcall._render import render_tool
+        from toolcall._render.definitions import render_tool
 
         # Not a cached variant: an unknown provider or gemini strict; the renderer says why.
         return render_tool(entry.tool, provider, strict=strict).definition

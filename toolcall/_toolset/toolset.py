@@ -123,7 +123,7 @@ class LoadedTool:
         """``{module, name, description, parameters}``, as ``describe`` lists it."""
         if self.cached is not None and self.cached.describe is not None:
             return self.cached.describe
-        from toolcall._render import parameters_schema
+        from toolcall._render.definitions import parameters_schema
 
         tool = self.ir
         return {
@@ -156,7 +156,7 @@ class LoadedTool:
 
             return cached_definition(self.cached, provider, strict)
         from toolcall._findings import warn_findings
-        from toolcall._render import render_tool
+        from toolcall._render.definitions import render_tool
 
         rendered = render_tool(self.ir, provider, strict=strict)
         warn_findings(rendered.findings, stacklevel=8)
@@ -266,7 +266,7 @@ def _shared(toolset: Toolset, variant: Variant) -> ReadOnlyList:
     provider, strict = variant
     definitions = [loaded.definition(provider, strict) for loaded in toolset._tools]
     from toolcall._findings import warn_findings
-    from toolcall._render import check_request
+    from toolcall._render.definitions import check_request
 
     warn_findings(check_request(definitions, provider, strict), stacklevel=7)
     shared: ReadOnlyList = read_only(definitions)

@@ -66,8 +66,8 @@ def class_source(sources: Sources, info: TypeInfo) -> ClassSource | None:
 
 def class_description(sources: Sources, info: TypeInfo) -> str | None:
     """The description of the class's own docstring (``toolcall._rules.descriptions.class_description``)."""
-    found = class_source(sources, info)
-    doc = class_docstring(found[1]) if found is not None else info.defn.docstring
+    source = class_source(sources, info)
+    doc = class_docstring(source[1]) if source is not None else info.defn.docstring
     return descriptions.class_description(doc)
 
 
@@ -84,9 +84,9 @@ def typeddict_lineage(own: ClassSource) -> list[ClassSource]:
         dotted = where.dotted(target) or ""
         if dotted.partition(".")[0] in ("typing", "typing_extensions"):
             continue
-        found = where.resolve(target)
-        if found is not None and isinstance(found[1], ast.ClassDef) and found[1] is not node:
-            for entry in typeddict_lineage((found[0], found[1])):
+        resolved = where.resolve(target)
+        if resolved is not None and isinstance(resolved[1], ast.ClassDef) and resolved[1] is not node:
+            for entry in typeddict_lineage((resolved[0], resolved[1])):
                 if all(entry[1] is not known[1] for known in lineage):
                     lineage.append(entry)
     return [*lineage, own]
@@ -94,8 +94,8 @@ def typeddict_lineage(own: ClassSource) -> list[ClassSource]:
 
 def mro_lineage(sources: Sources, info: TypeInfo) -> list[ClassSource]:
     """Classes of the MRO with annotations of their own, bases first (runtime ``_mro_lineage``)."""
-    found = (class_source(sources, klass) for klass in reversed(info.mro))
-    return [entry for entry in found if entry is not None and entry[0].class_body(entry[1]).has_annotations()]
+    class_sources = (class_source(sources, klass) for klass in reversed(info.mro))
+    return [entry for entry in class_sources if entry is not None and entry[0].class_body(entry[1]).has_annotations()]
 
 
 def field_docs(lineage: list[ClassSource]) -> dict[str, str]:

@@ -43,13 +43,13 @@ def self_described(
     if owner is None:
         return None
     where = f"{info.fullname}.{SCHEMA_ATTRIBUTE}"
-    found = classes.class_source(sources, owner)
-    statement = found[0].class_body(found[1]).field(SCHEMA_ATTRIBUTE) if found is not None else None
+    source = classes.class_source(sources, owner)
+    statement = source[0].class_body(source[1]).field(SCHEMA_ATTRIBUTE) if source is not None else None
     value = statement.value if statement is not None else None
-    if found is None or value is None:
+    if source is None or value is None:
         raise fail(f"{where}: the plugin reads it from the class body; assign it a dict literal there")
     try:
-        schema = from_ast(Src(value, found[0]), env)
+        schema = from_ast(Src(value, source[0]), env)
     except (NotJson, Unreadable):
         schema = None
     text = schema_text(schema)

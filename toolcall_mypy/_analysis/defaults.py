@@ -304,13 +304,13 @@ def _confirmed_constant(node: Var, env: Env) -> ir.JsonValue:
 def _constant_from_source(fullname: str, env: Env) -> ir.JsonValue:
     module, _, name = fullname.rpartition(".")
     where = env.sources.module(module)
-    found = where.lookup(name) if where is not None else None
-    if found is None or isinstance(found[1], ModuleSource):
+    resolved = where.lookup(name) if where is not None else None
+    if resolved is None or isinstance(resolved[1], ModuleSource):
         raise Unreadable(fullname.rpartition(".")[2])
-    value = assigned_value(found[1])
+    value = assigned_value(resolved[1])
     if value is None:
         raise Unreadable(name)
-    return from_ast(Src(value, found[0]), env, calls=True)
+    return from_ast(Src(value, resolved[0]), env, calls=True)
 
 
 def _variable_from_source(fullname: str, text: str, env: Env) -> ir.JsonValue:
@@ -569,10 +569,10 @@ def _ast_reference(
         owner = src.module.resolve(expr.value)
         if owner is not None and isinstance(owner[1], ast.ClassDef):
             return env.enum_member_by_name(_class_fullname(owner[0], owner[1]), expr.attr)
-    found = src.module.resolve(expr)
-    if found is None or isinstance(found[1], ModuleSource):
+    resolved = src.module.resolve(expr)
+    if resolved is None or isinstance(resolved[1], ModuleSource):
         raise Unreadable(text)
-    where, statement = found
+    where, statement = resolved
     if isinstance(statement, ast.AnnAssign) and statement.value is not None and _is_final(where, statement.annotation):
         return from_ast(Src(statement.value, where), env, depth + 1, calls=calls)
     if isinstance(statement, ast.ClassDef):
@@ -604,9 +604,9 @@ def _ast_call_problem(src: Src, expr: ast.Call, text: str) -> Exception:
     builtin_class = {"set": "set", "frozenset": "frozenset", "object": "object", "bytes": "bytes"}.get(callee or "")
     if builtin_class is not None:
         return NotJson(f"{text} (a {builtin_class})")
-    found = src.module.resolve(expr.func)
-    if found is not None and isinstance(found[1], ast.ClassDef):
-        return NotJson(f"{text} (a {found[1].name})")
+    resolved = src.module.resolve(expr.func)
+    if resolved is not None and isinstance(resolved[1], ast.ClassDef):
+        return NotJson(f"{text} (a {resolved[1].name})")
     return Unreadable(text)
 
 

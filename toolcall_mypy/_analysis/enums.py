@@ -106,10 +106,10 @@ class Enums:
         raise self._fail(messages.enum_value_not_scalar(info.fullname, text, member))
 
     def _member(self, info: TypeInfo, member: str) -> tuple[ir.JsonValue, str]:
-        found = self._read(info).get(member)
-        if found is None:
+        value = self._read(info).get(member)
+        if value is None:
             raise self._fail(f"{info.fullname}.{member} is not a member the plugin can read")
-        return found
+        return value
 
     def _read(self, info: TypeInfo) -> _Values:
         cached = self._values.get(info.fullname)
@@ -190,8 +190,8 @@ def _inferred_value(info: TypeInfo, name: str) -> tuple[ir.JsonValue, str] | Non
     node = symbol.node if symbol is not None else None
     if not isinstance(node, Var):
         return None
-    found = get_proper_type(node.type) if node.type is not None else None
-    known = found.last_known_value if isinstance(found, Instance) else None
+    inferred = get_proper_type(node.type) if node.type is not None else None
+    known = inferred.last_known_value if isinstance(inferred, Instance) else None
     if known is None or known.fallback.type.is_enum or known.fallback.type.fullname == "builtins.bytes":
         return None
     value = known.value

@@ -10,7 +10,7 @@ from toolcall._findings import STRICT, Finding
 
 if TYPE_CHECKING:
     from toolcall import _ir as ir
-    from toolcall._render import Rendered
+    from toolcall._render.definitions import Rendered
 
 __all__ = ["strict_findings"]
 
@@ -19,12 +19,12 @@ _STRICT_PROVIDERS: Final = tuple(provider for provider, strict in VARIANTS if st
 
 def strict_findings(tool: ir.Tool, rendered: Mapping[tuple[str, bool], Rendered | str]) -> tuple[Finding, ...]:
     """Every strict variant's findings in turn (repeats included), and a variant that cannot render as one."""
-    found: list[Finding] = []
+    findings: list[Finding] = []
     for provider in _STRICT_PROVIDERS:
         variant = rendered[provider, True]
         if isinstance(variant, str):
             message = f"{variant} (the {provider} strict variant cannot be rendered)"
-            found.append(Finding(STRICT, message, tool=tool.name))
+            findings.append(Finding(STRICT, message, tool=tool.name))
         else:
-            found.extend(finding for finding in variant.findings if finding.code == STRICT)
-    return tuple(found)
+            findings.extend(finding for finding in variant.findings if finding.code == STRICT)
+    return tuple(findings)

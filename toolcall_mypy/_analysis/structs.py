@@ -149,8 +149,8 @@ def _field(
             node = w.walk(field_type, written)
         emitted = None
         if default is not None:
-            found = default
-            outcome = default_outcome(lambda: from_ast(found, w, calls=True), node, w.defs, path=tuple(w.path))
+            default_src = default
+            outcome = default_outcome(lambda: from_ast(default_src, w, calls=True), node, w.defs, path=tuple(w.path))
             w.record(outcome.findings)
             emitted = outcome.default
     declared = declared_description(written) if not unannotated else None

@@ -123,12 +123,12 @@ class _Tool:
 
     def add(
         self,
-        found: list[Finding] | tuple[Finding, ...],
+        findings: list[Finding] | tuple[Finding, ...],
         context: Context,
         parameter: str | None = None,
         site: FieldSite | None = None,
     ) -> None:
-        for finding in found:
+        for finding in findings:
             self.findings.append(Located(claimed(finding, self.name, parameter), context, site))
 
     def claim(self, context: Context, parameter: str) -> None:
@@ -293,11 +293,11 @@ def _annotations(syntax: ast.FunctionDef | ast.AsyncFunctionDef | None) -> dict[
     if syntax is None:
         return {}
     arguments = syntax.args
-    found: dict[str, ast.expr] = {}
+    written: dict[str, ast.expr] = {}
     for arg in (*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg):
         if arg is not None and arg.annotation is not None:
-            found.setdefault(arg.arg, arg.annotation)
-    return found
+            written.setdefault(arg.arg, arg.annotation)
+    return written
 
 
 def _injected(argument: Argument, written: Src | None) -> bool:

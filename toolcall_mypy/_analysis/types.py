@@ -215,10 +215,10 @@ class Walker(RecursionTracker):
         """Record a finding at the current path and field (the caller adds tool and parameter)."""
         self.record([Finding(code, message, path=tuple(self.path))])
 
-    def record(self, found: Iterable[Finding]) -> None:
+    def record(self, findings: Iterable[Finding]) -> None:
         """Record findings made at the current path, as found in the current field."""
         site = self._site()
-        self.findings.extend(Noted(finding, site) for finding in found)
+        self.findings.extend(Noted(finding, site) for finding in findings)
 
     @contextmanager
     def field(self, name: str, site: FieldSite | None) -> Iterator[None]:
@@ -279,8 +279,8 @@ class Walker(RecursionTracker):
         """Peel ``Annotated`` and follow transparent aliases, in the analyzed type and in the source alike."""
         levels: list[tuple[Src, ...]] = []
         for _ in range(_MAX_HOPS):
-            src, found = peel(src)
-            levels.extend(found)
+            src, layers = peel(src)
+            levels.extend(layers)
             if isinstance(t, TypeAliasType) and t.alias is not None and _transparent(t):
                 src = self._alias_source(t, src)
                 t = t._expand_once()  # one step: each alias in a chain has its own source
@@ -453,8 +453,10 @@ class Walker(RecursionTracker):
         """Whether ``TypeVar(..., bound=object)`` says so (mypy gives every unbounded TypeVar the bound object)."""
         module, _, name = p.fullname.rpartition(".")
         where = self.sources.module(module)
-        found = where.lookup(name) if where is not None else None
-        value = assigned_value(found[1]) if found is not None and not isinstance(found[1], ModuleSource) else None
+        resolved = where.lookup(name) if where is not None else None
+        value = (
+            assigned_value(resolved[1]) if resolved is not None and not isinstance(resolved[1], ModuleSource) else None
+        )
         return isinstance(value, ast.Call) and any(keyword.arg == "bound" for keyword in value.keywords)
 
     def _instance(self, p: ProperType, src: Src | None) -> ir.TypeNode:
@@ -581,9 +583,9 @@ class Walker(RecursionTracker):
         already named, and the depth limit; and to count its Enum classes as
         met and its modules as touched.
         """
-        found = self.sources.shared.get(key)
-        if isinstance(found, _Shared) and self._reusable(found):
-            return self._reuse(found)
+        shared = self.sources.shared.get(key)
+        if isinstance(shared, _Shared) and self._reusable(shared):
+            return self._reuse(shared)
         recording = _Recording(len(self.findings), len(self.enums.meetings))
         node, reach = self._recorded(recording, build)
         named = not self._names.keys().isdisjoint(recording.keys)

@@ -60,16 +60,16 @@ class Frozen:
 
     def changes(self) -> list[Change]:
         """Each file the run would have written or deleted, that the disk does not hold so now, by path."""
-        found = []
+        changes = []
         for path, final in sorted(self._final.items()):
             if isinstance(final, Change):
                 if os.path.lexists(path):
-                    found.append(final)
+                    changes.append(final)
             elif final is not None:
                 kind = _differs(path, final)
                 if kind is not None:
-                    found.append(Change(path, self._modules[path], kind))
-        return found
+                    changes.append(Change(path, self._modules[path], kind))
+        return changes
 
 
 @contextlib.contextmanager

@@ -160,13 +160,13 @@ class Previous:
 
     def findings(self, qualname: str, digest: str) -> tuple[Finding, ...] | None:
         """The strict findings recorded for a tool of this IR digest, or ``None`` when it must be rendered."""
-        found = self.checked.get(qualname)
-        return found.strict if found is not None and found.ir_sha256 == digest else None
+        record = self.checked.get(qualname)
+        return record.strict if record is not None and record.ir_sha256 == digest else None
 
     def replayable(self, qualname: str, analysis: str) -> Checked | None:
         """The record of a tool that a run under the same ``analysis`` found clean, if there is one."""
-        found = self.checked.get(qualname)
-        return found if found is not None and found.clean and self.analysis == analysis else None
+        record = self.checked.get(qualname)
+        return record if record is not None and record.clean and self.analysis == analysis else None
 
     def holds(
         self, tools: list[tuple[str, Checked]], sources: dict[str, Any], files: dict[str, str], analysis: str
@@ -238,8 +238,13 @@ def _reusable(head: dict[str, Any], module: str) -> bool:
     )
 
 
-def _finding_json(found: Finding) -> dict[str, Any]:
-    return {"message": found.message, "parameter": found.parameter, "path": list(found.path), "tool": found.tool}
+def _finding_json(finding: Finding) -> dict[str, Any]:
+    return {
+        "message": finding.message,
+        "parameter": finding.parameter,
+        "path": list(finding.path),
+        "tool": finding.tool,
+    }
 
 
 def _findings(recorded: list[dict[str, Any]]) -> tuple[Finding, ...]:

@@ -63,10 +63,10 @@ _Remembered = tuple[Any, Any, Any, Any]
 def stat_key(path: str) -> _StatKey | None:
     """What says a file's bytes are unchanged while it holds, or ``None`` when there is no file."""
     try:
-        found = os.stat(path)
+        file_stat = os.stat(path)
     except (OSError, ValueError):  # ValueError: a NUL in the path
         return None
-    return (found.st_mtime_ns, found.st_ctime_ns, found.st_size, found.st_ino)
+    return (file_stat.st_mtime_ns, file_stat.st_ctime_ns, file_stat.st_size, file_stat.st_ino)
 
 
 class Tokens:
@@ -99,11 +99,11 @@ class Tokens:
         remembered = self._recall().get(target)
         if remembered is not None and remembered[0] == [*key] and self._holds(remembered):
             return [TOKEN, *remembered[1]]
-        found = self.head(target)
+        digest_and_head = self.head(target)
         self._heads.pop(target, None)  # the module's last reader in this run: keep no head for it
-        if found is None:
+        if digest_and_head is None:
             return None
-        tail, compared = self._tail(found[0], found[1], path)
+        tail, compared = self._tail(digest_and_head[0], digest_and_head[1], path)
         self._remember(target, key, tail, compared)
         return [TOKEN, *tail]
 
@@ -118,28 +118,28 @@ class Tokens:
         key = stat_key(target)
         if key is None:
             return None
-        found = self._heads.get(target)
-        if found is None or found[0] != key:
+        entry = self._heads.get(target)
+        if entry is None or entry[0] != key:
             data = _read(target)
             if data is None:
                 return None
             head = sealed_head(data)
             digest = str(head["content_sha256"]) if head is not None else hashlib.sha256(data).hexdigest()
-            found = self._heads[target] = (key, digest, head)
-        return found[1], found[2]
+            entry = self._heads[target] = (key, digest, head)
+        return entry[1], entry[2]
 
     def sha256(self, path: str) -> str | None:
         """A source file's byte digest, read again only when its stat moved (many tool modules share a source)."""
         key = stat_key(path)
         if key is None:
             return None
-        found = self._digests.get(path)
-        if found is None or found[0] != key:
+        entry = self._digests.get(path)
+        if entry is None or entry[0] != key:
             data = _read(path)
             if data is None:
                 return None
-            found = self._digests[path] = (key, hashlib.sha256(data).hexdigest())
-        return found[1]
+            entry = self._digests[path] = (key, hashlib.sha256(data).hexdigest())
+        return entry[1]
 
     def _tail(self, digest: str, head: dict[str, Any] | None, path: str) -> tuple[list[str], list[str]]:
         """The token after ``TOKEN``: the file's digest and each source module moved since; and the files compared."""
@@ -179,13 +179,13 @@ class Tokens:
 
     def _group_key(self, group: str) -> str | None:
         """The digest of the stats, now, of the source files ``group`` names (once a run)."""
-        found = self._group_keys.get(group)
-        if found is None:
+        digest = self._group_keys.get(group)
+        if digest is None:
             files = self._groups.get(group)
             if files is None:
                 return None
-            found = self._group_keys[group] = _stats_digest(files)
-        return found
+            digest = self._group_keys[group] = _stats_digest(files)
+        return digest
 
     def _remember(self, target: str, key: _StatKey, tail: list[str], compared: list[str]) -> None:
         group = hashlib.sha256("\0".join(compared).encode("utf-8", "surrogatepass")).hexdigest()[:16]
@@ -280,8 +280,8 @@ def _read(path: str, *, limit: int | None = None, follow: bool = True) -> bytes 
     except (OSError, ValueError):
         return None
     try:
-        found = os.fstat(fd)
-        if not stat.S_ISREG(found.st_mode) or (limit is not None and found.st_size > limit):
+        file_stat = os.fstat(fd)
+        if not stat.S_ISREG(file_stat.st_mode) or (limit is not None and file_stat.st_size > limit):
             return None
         with open(fd, "rb", closefd=False) as handle:
             return handle.read()

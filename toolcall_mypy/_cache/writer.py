@@ -79,7 +79,7 @@ class _Module:
     replays: bool = True
     #: the file as this process first found it (before mypy 2.4 a module's file is rewritten after each
     #: tool, and the module may start afresh in between): what ``Store.replay`` takes records from
-    found: reuse.Previous | None = None
+    original: reuse.Previous | None = None
 
     def unchanged(
         self, ordered: list[tuple[str, _Tool]], sources: dict[str, Any], files: dict[str, str], analysis: str
@@ -108,14 +108,14 @@ class _Module:
         """The tool's entry: its own, or the previous file's with this run's sources."""
         if tool.entry is not None:
             return tool.entry
-        found = self.previous.entry(qualname) if self.previous is not None else None
-        if found is None and self.found is not None:  # a replayed record, from the file as first found
-            found = self.found.entry(qualname)
-        if found is None:  # ``recorded`` vouched for it: the file is not as it was read
+        previous_entry = self.previous.entry(qualname) if self.previous is not None else None
+        if previous_entry is None and self.original is not None:  # a replayed record, from the file as first found
+            previous_entry = self.original.entry(qualname)
+        if previous_entry is None:  # ``recorded`` vouched for it: the file is not as it was read
             raise RuntimeError(f"toolcall: {self.cache_file} changed while mypy ran; run mypy again")
-        if "refused" in found:
-            return found  # a tool no schema describes has no sources
-        return {**found, "sources": list(tool.checked.sources)}  # the key keeps its place
+        if "refused" in previous_entry:
+            return previous_entry  # a tool no schema describes has no sources
+        return {**previous_entry, "sources": list(tool.checked.sources)}  # the key keeps its place
 
 
 class Store:
@@ -139,7 +139,7 @@ class Store:
         self._parsed: set[str] = set()  # parsed since their last tool: start afresh
         self._files: dict[str, str] = {}  # source module -> its file, as the tools named them
         self._records: dict[str, tuple[tuple[int, int], dict[str, str | None]]] = {}  # file -> (stat, record)
-        self._found: dict[str, reuse.Previous | None] = {}  # module -> its file as first found (mypy < 2.4)
+        self._originals: dict[str, reuse.Previous | None] = {}  # module -> its file as first found (mypy < 2.4)
         self._frozen = active_frozen()  # a frozen run: record what would be written, write nothing
 
     def parsed(self, module: str) -> None:
@@ -149,13 +149,13 @@ class Store:
     def tools(self, module: str) -> dict[str, str]:
         """The tools of ``module`` seen since it was last parsed: name -> qualname."""
         state = self._current(module)
-        return {} if state is None else {found.name: q for q, found in state.tools.items()}
+        return {} if state is None else {tool.name: q for q, tool in state.tools.items()}
 
     def line_of(self, module: str, qualname: str) -> int | None:
         """The line of a tool seen in ``module``."""
         state = self._current(module)
-        found = None if state is None else state.tools.get(qualname)
-        return None if found is None else found.line
+        tool = None if state is None else state.tools.get(qualname)
+        return None if tool is None else tool.line
 
     def recorded(self, module: str, path: str, qualname: str, ir_sha256: str) -> tuple[Finding, ...] | None:
         """The strict findings the module's file records for this tool and IR, or ``None``: render it.
@@ -175,13 +175,13 @@ class Store:
         record. Call it only for a tool that ``put`` records next.
         """
         state = self._start(module, path)
-        previous = state.found if state.replays else None
-        found = None if previous is None else previous.replayable(qualname, reuse.analysis_digest(self._settings))
-        if previous is None or found is None:
+        previous = state.original if state.replays else None
+        checked = None if previous is None else previous.replayable(qualname, reuse.analysis_digest(self._settings))
+        if previous is None or checked is None:
             return None
         directory = state.cache_file.parent.parent
         files: dict[str, str] = {}
-        for name in found.sources:
+        for name in checked.sources:
             relative, record = previous.files.get(name), previous.sources.get(name)
             if type(relative) is not str or type(record) is not dict:
                 return None  # an installed module: its file is not recorded
@@ -189,7 +189,7 @@ class Store:
             if record.get("sha256") != self._sha256(file):
                 return None
             files[name] = file
-        return found, files
+        return checked, files
 
     def put(
         self,
@@ -260,8 +260,8 @@ class Store:
                 previous = reuse.previous_from_head(head[1], module) if head is not None else None
                 if previous is not None:
                     previous.release(target)  # written only once the module is checked: read entries then
-            first = self._found.setdefault(module, previous) if not self._deferred else previous
-            state = self._modules[module] = _Module(target, previous, found=first)
+            first = self._originals.setdefault(module, previous) if not self._deferred else previous
+            state = self._modules[module] = _Module(target, previous, original=first)
             self._parsed.discard(module)
         return state
 
@@ -341,12 +341,12 @@ class Store:
         try:
             stat = os.stat(path)
             key = (stat.st_mtime_ns, stat.st_size)
-            found = self._records.get(path)
-            if found is None or found[0] != key:
-                found = self._records[path] = (key, file_format.source_record(Path(path).read_bytes()))
+            entry = self._records.get(path)
+            if entry is None or entry[0] != key:
+                entry = self._records[path] = (key, file_format.source_record(Path(path).read_bytes()))
         except OSError:
             return {"sha256": "", "tokens": None}
-        return found[1]
+        return entry[1]
 
     def _relative_files(self, sources: dict[str, Any], directory: Path) -> dict[str, str]:
         """The file of each source module, relative to the tool module's directory, but installed ones.

@@ -141,19 +141,19 @@ class ReadRecord:
 
         A key names its kind first (``("alias", module, expr)``), so two kinds never share one.
         """
-        found = self._memo.get(key)
-        if found is None:
+        entry = self._memo.get(key)
+        if entry is None:
             read: list[str] = []
             self.readers.append(read.append)  # as ``reading`` does, without a context manager's cost
             try:
                 value = compute()
             finally:
                 self.readers.pop()
-            found = self._memo[key] = (value, tuple(dict.fromkeys(read)))
-        elif found[1] and self.readers:
-            for name in found[1]:
+            entry = self._memo[key] = (value, tuple(dict.fromkeys(read)))
+        elif entry[1] and self.readers:
+            for name in entry[1]:
                 self.note(name)
-        return cast(_V, found[0])
+        return cast(_V, entry[0])
 
 
 def strings_at(where: ModuleSource, line: int) -> list[tuple[int | None, str]]:

@@ -73,11 +73,11 @@ def plain_constant(src: Src) -> Src | None:
     """The value of the module-level variable a ``Name``/``Attribute`` refers to."""
     if not isinstance(src.expr, (ast.Name, ast.Attribute)):
         return None
-    found = src.module.resolve(src.expr)
-    if found is None or isinstance(found[1], ModuleSource):
+    resolved = src.module.resolve(src.expr)
+    if resolved is None or isinstance(resolved[1], ModuleSource):
         return None
-    value = assigned_value(found[1]) if isinstance(found[1], (ast.Assign, ast.AnnAssign)) else None
-    return None if value is None else Src(value, found[0])
+    value = assigned_value(resolved[1]) if isinstance(resolved[1], (ast.Assign, ast.AnnAssign)) else None
+    return None if value is None else Src(value, resolved[0])
 
 
 def _param(call: Src, merge: MetadataMerge) -> Param | None:
@@ -146,9 +146,9 @@ def _declared_description(src: Src | None) -> str | None:
             return None
         src, levels = peel(src)
         if levels:
-            found = read_metadata(levels).description
-            if found is not None:
-                return found
+            description = read_metadata(levels).description
+            if description is not None:
+                return description
         if src is None:
             return None
         options = union_options(src)
@@ -160,8 +160,8 @@ def is_injected(src: Src | None) -> bool:
     """Whether the outermost ``Annotated`` of a parameter's annotation holds ``toolcall.Injected``."""
     levels: list[tuple[Src, ...]] = []
     for _ in range(MAX_HOPS):
-        src, found = peel(src)
-        levels.extend(found)
+        src, layers = peel(src)
+        levels.extend(layers)
         follow = plain_alias(src)
         if follow is None:
             break

@@ -144,8 +144,8 @@ class ModuleSource:
         try:
             return self._dotted[expr]  # asked for the same annotation by each reading of it
         except KeyError:
-            found = self._dotted[expr] = self._find_dotted(expr)
-            return found
+            name = self._dotted[expr] = self._find_dotted(expr)
+            return name
 
     def _find_dotted(self, expr: ast.expr) -> str | None:
         if isinstance(expr, ast.Name):
@@ -171,11 +171,11 @@ class ModuleSource:
         if isinstance(statement, ast.ImportFrom):
             origin, _, attribute = self._imports[name].rpartition(".")
             source = self.sources.module(origin)
-            found = source.lookup(attribute, hops + 1) if source is not None else None
-            if found is None:  # ``from package import submodule``
+            resolved = source.lookup(attribute, hops + 1) if source is not None else None
+            if resolved is None:  # ``from package import submodule``
                 submodule = self.sources.module(f"{origin}.{attribute}")
                 return None if submodule is None else (submodule, submodule)
-            return found
+            return resolved
         return self, statement
 
     def _read_stars(self) -> None:
@@ -232,13 +232,13 @@ class ModuleSource:
 
     def _find_class(self, qualname: str) -> ast.ClassDef | None:
         body: list[ast.stmt] = self.tree.body
-        found: ast.ClassDef | None = None
+        node: ast.ClassDef | None = None
         for part in qualname.split("."):
-            found = next((s for s in _top_level(body) if isinstance(s, ast.ClassDef) and s.name == part), None)
-            if found is None:
+            node = next((s for s in _top_level(body) if isinstance(s, ast.ClassDef) and s.name == part), None)
+            if node is None:
                 return None
-            body = found.body
-        return found
+            body = node.body
+        return node
 
     def class_body(self, node: ast.ClassDef) -> ClassBody:
         """The index of a class statement of this module's tree."""
@@ -371,8 +371,8 @@ class ClassBody:
         """The statement that annotates or assigns ``name`` (the annotation preferred)."""
         statements = self._by_name.get(name, [])
         annotated = [s for s in statements if isinstance(s, ast.AnnAssign)]
-        found = annotated[-1] if annotated else (statements[-1] if statements else None)
-        return found if isinstance(found, (ast.AnnAssign, ast.Assign)) else None
+        statement = annotated[-1] if annotated else (statements[-1] if statements else None)
+        return statement if isinstance(statement, (ast.AnnAssign, ast.Assign)) else None
 
     def declared_names(self, annotated: bool = True) -> list[str]:
         """The names the body binds, in order: annotated fields only, or every assignment."""

@@ -103,9 +103,9 @@ def _functional_keys(sources: Sources, info: TypeInfo) -> list[str] | None:
     where = sources.module(info.module_name)
     if where is None or info.fullname != f"{info.module_name}.{info.name}":
         return None
-    found = where.lookup(info.name)
-    call = assigned_value(found[1]) if found is not None and isinstance(found[1], ast.stmt) else None
-    if found is None or not isinstance(call, ast.Call) or found[0].dotted(call.func) not in _TYPED_DICT:
+    resolved = where.lookup(info.name)
+    call = assigned_value(resolved[1]) if resolved is not None and isinstance(resolved[1], ast.stmt) else None
+    if resolved is None or not isinstance(call, ast.Call) or resolved[0].dotted(call.func) not in _TYPED_DICT:
         return None
     fields = call.args[1] if len(call.args) > 1 else next((k.value for k in call.keywords if k.arg == "fields"), None)
     if not isinstance(fields, ast.Dict):

@@ -115,10 +115,10 @@ def peel(src: Src | None) -> tuple[Src | None, Levels]:
     if src is None or src.bindings:
         return _peel(src)
     memo = src.module.peeled  # each annotation is peeled for its schema, its description and Injected
-    found = memo.get(src.expr)
-    if found is None:
-        found = memo[src.expr] = _peel(src)
-    return found
+    peeled = memo.get(src.expr)
+    if peeled is None:
+        peeled = memo[src.expr] = _peel(src)
+    return peeled
 
 
 def _peel(src: Src | None) -> tuple[Src | None, Levels]:
@@ -165,10 +165,10 @@ def plain_alias(src: Src | None) -> Src | None:
 
 def _alias_target(module: ModuleSource, expr: ast.Name | ast.Attribute) -> Src | None:
     """The value of the plain alias a name of ``module`` refers to (see ``plain_alias``), or ``None``."""
-    found = module.resolve(expr)
-    if found is None or isinstance(found[1], ModuleSource):
+    resolved = module.resolve(expr)
+    if resolved is None or isinstance(resolved[1], ModuleSource):
         return None
-    where, statement = found
+    where, statement = resolved
     if isinstance(statement, ast.AnnAssign) and where.dotted(statement.annotation) not in TYPE_ALIAS:
         return None
     value = assigned_value(statement) if isinstance(statement, (ast.Assign, ast.AnnAssign)) else None
@@ -214,8 +214,8 @@ def union_options(src: Src) -> list[Src] | None:
 
 
 def _options(src: Src) -> list[Src]:
-    found = union_options(src)
-    return [src] if found is None else found
+    options = union_options(src)
+    return [src] if options is None else options
 
 
 def literal_items(src: Src) -> int | None:

@@ -1,0 +1,215 @@
+"""Renderers: a tool's IR -> the tool definition each provider variant expects.
+
+Every variant starts from one canonical JSON Schema (``parameters_schema``)
+and runs one pass that never emits what its mode rejects. What a pass cannot
+carry moves into the description text and is reported as a ``toolcall-strict``
+finding; what a strict mode cannot express at all makes the tool fall back to
+its non-strict schema, with a finding saying why. ``docs/rendering.md`` has
+the per-provider details.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Final
+
+from toolcall import _ir as ir
+from toolcall._exceptions import ProviderError, UnknownProviderError
+from toolcall._findings import Finding
+from toolcall._render import envelopes, limits
+from toolcall._render.canonical import output_schema, parameters_schema
+from toolcall._render.gemini import NAME_PATTERN as GEMINI_NAME
+from toolcall._render.gemini import gemini_parameters
+from toolcall._render.losses import Losses
+from toolcall._render.openai import with_items
+from toolcall._render.profiles import ANTHROPIC_STRICT, OPENAI_STRICT, Profile
+from toolcall._render.providers import PROVIDERS
+from toolcall._render.schema import Schema
+from toolcall._render.strict import strict_schema
+
+__all__ = ["PROVIDER_NAMES", "Rendered", "check_request", "parameters_schema", "render_tool", "render_variants"]
+
+#: The providers' names (``toolcall._render.providers``, the one table of providers), in order.
+PROVIDER_NAMES: Final[tuple[str, ...]] = tuple(PROVIDERS)
+
+_ENCODE: Final = json.JSONEncoder(allow_nan=False).encode  # as plain() encodes (one encoder, not one per call)
+
+#: A strict pass's outcome: the schema, its findings, and whether it is strict (else the canonical schema).
+_StrictPass = tuple[Schema, tuple[Finding, ...], bool]
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """One tool rendered for one provider variant.
+
+    ``definition`` is the provider envelope, a fresh plain dict of JSON data;
+    ``findings`` are the ``toolcall-strict`` losses: what moved into a
+    description, or why the tool fell back to non-strict.
+    """
+
+    definition: dict[str, Any]
+    findings: tuple[Finding, ...]
+
+
+def render_tool(tool: ir.Tool, provider: str, *, strict: bool = False) -> Rendered:
+    """Render ``tool`` for ``provider`` (one of ``PROVIDER_NAMES``).
+
+    Raises ``ValueError`` for an unknown provider, for ``gemini`` with
+    ``strict=True``, and when the tool breaks a hard provider limit.
+    """
+    _check_provider(provider)
+    return _render(_Shared(tool), provider, strict)
+
+
+def render_variants(
+    tool: ir.Tool, variants: Sequence[tuple[str, bool]], *, copies: bool = True
+) -> dict[tuple[str, bool], Rendered | str]:
+    """Render ``tool`` for each ``(provider, strict)``: the result, or the ``ValueError`` message.
+
+    What variants have in common (the canonical schema, a strict pass, the
+    OpenAI ``items`` pass) is computed once for all of them; each result
+    equals what ``render_tool`` gives for that variant. With
+    ``copies=False`` the definitions share those parts instead of holding
+    copies of their own: for a caller that only reads them (the cache
+    writer), never one that hands them out.
+    """
+    for provider, _ in variants:
+        _check_provider(provider)
+    shared = _Shared(tool, copies=copies)
+    rendered: dict[tuple[str, bool], Rendered | str] = {}
+    for provider, strict in variants:
+        try:
+            rendered[provider, strict] = _render(shared, provider, strict)
+        except ValueError as exc:
+            rendered[provider, strict] = str(exc)
+    return rendered
+
+
+def _render(shared: _Shared, provider: str, strict: bool) -> Rendered:
+    tool = shared.tool
+    if provider == "gemini":
+        return _gemini(shared, strict)
+    limits.check_description(tool, provider)
+    schema, findings, is_strict = shared.canonical, tuple[Finding, ...](), False
+    if strict:
+        schema, findings, is_strict = shared.anthropic_strict if provider == "anthropic" else shared.openai_strict
+    if provider.startswith("openai") and not is_strict:
+        schema = shared.canonical_with_items  # not strict means the canonical schema (a fallback gives it too)
+    return Rendered(_envelope(shared, provider, schema, is_strict), findings)
+
+
+def check_request(definitions: Sequence[dict[str, Any]], provider: str, strict: bool) -> tuple[Finding, ...]:
+    """Check the limits that apply to one request carrying all of ``definitions``.
+
+    Anthropic strict: at most 20 strict tools, 24 optional parameters and 16
+    parameters using ``anyOf`` or type arrays, over the tools that rendered
+    strict (``ValueError``, the API would refuse them). OpenAI (128 tools) and
+    Gemini (512 declarations): a finding, since those caps are observed, not
+    documented.
+    """
+    _check_provider(provider)
+    if provider == "anthropic" and strict:
+        limits.check_anthropic_strict_request(definitions)
+    return tuple(limits.count_findings(provider, len(definitions)))
+
+
+def _check_provider(provider: str) -> None:
+    if provider not in PROVIDER_NAMES:
+        raise UnknownProviderError(f"unknown provider {provider!r}; known providers: {', '.join(PROVIDER_NAMES)}")
+
+
+class _Shared:
+    """The parts of one tool's rendering that its variants share, each computed on first use.
+
+    It lives for one ``render_variants`` (or ``render_tool``) call only. The
+    parts are never mutated: every pass builds new dicts from its input, and
+    each ``Rendered`` gets its own copy (``fresh``), unless ``copies`` is off. A part that raised is not
+    kept (``cached_property``): the rare tool over a limit is checked again.
+    """
+
+    def __init__(self, tool: ir.Tool, *, copies: bool = True) -> None:
+        self.tool = tool
+        self.canonical = parameters_schema(tool)
+        self._copies = copies
+        self._json: dict[int, tuple[Any, str]] = {}
+
+    @cached_property
+    def canonical_with_items(self) -> Schema:
+        """The canonical schema after the OpenAI non-strict pass."""
+        schema = with_items(self.canonical)
+        # Usually nothing is added: then the canonical schema itself, whose JSON text ``fresh`` has already.
+        return self.canonical if schema == self.canonical else schema
+
+    @cached_property
+    def openai_strict(self) -> _StrictPass:
+        """The OpenAI strict pass, the same for Chat Completions, Responses and MCP."""
+        return _strict(self.tool, self.canonical, OPENAI_STRICT)
+
+    @cached_property
+    def anthropic_strict(self) -> _StrictPass:
+        """The Anthropic strict pass."""
+        return _strict(self.tool, self.canonical, ANTHROPIC_STRICT)
+
+    @cached_property
+    def output_schema(self) -> Schema | None:
+        """The tool's output schema (MCP's ``outputSchema``), or ``None``."""
+        return output_schema(self.tool)
+
+    def fresh(self, value: Any) -> Any:
+        """``plain(value)``: JSON-encoded once per shared part, decoded anew for each use (or, without copies, itself).
+
+        The encoding also refuses what JSON cannot hold (NaN, the infinities), with or without copies.
+        """
+        if id(value) not in self._json:
+            self._json[id(value)] = (value, _ENCODE(value))  # holding value keeps its id unique
+        return json.loads(self._json[id(value)][1]) if self._copies else value
+
+
+def _strict(tool: ir.Tool, canonical: Schema, profile: Profile) -> _StrictPass:
+    """The strict schema, or the canonical one with the reasons it cannot be strict."""
+    losses = Losses(tool)
+    schema = strict_schema(canonical, profile, losses)
+    if losses.fallbacks:
+        return canonical, tuple(losses.fallbacks), False
+    if profile is OPENAI_STRICT:
+        limits.check_openai_strict(tool.name, schema)
+    return schema, tuple(losses.findings), True
+
+
+def _envelope(shared: _Shared, provider: str, schema: Schema, strict: bool) -> dict[str, Any]:
+    """The provider envelope around fresh copies of the schemas.
+
+    That equals ``plain`` of the whole envelope: its own dicts are new, and
+    its other fields are the tool's name and description (strings) and flags.
+    """
+    return _ENVELOPES[provider](shared, schema, strict)
+
+
+def _mcp(shared: _Shared, schema: Schema, strict: bool) -> dict[str, Any]:
+    output = shared.output_schema  # first, as before: its ValueError comes before any of the copies
+    return envelopes.mcp(shared.tool, shared.fresh(schema), shared.fresh(output))
+
+
+#: Each provider's envelope around its schema (gemini has its own pass, ``_gemini``).
+_ENVELOPES: Final[dict[str, Callable[[_Shared, Schema, bool], dict[str, Any]]]] = {
+    "openai": lambda shared, schema, strict: envelopes.openai_chat(shared.tool, shared.fresh(schema), strict),
+    "openai-responses": lambda shared, schema, strict: envelopes.openai_responses(
+        shared.tool, shared.fresh(schema), strict
+    ),
+    "anthropic": lambda shared, schema, strict: envelopes.anthropic(shared.tool, shared.fresh(schema), strict),
+    "mcp": _mcp,
+}
+
+
+def _gemini(shared: _Shared, strict: bool) -> Rendered:
+    tool = shared.tool
+    if strict:
+        raise ProviderError("gemini has no strict mode in toolcall; call with strict=False")
+    if GEMINI_NAME.fullmatch(tool.name) is None:
+        raise ProviderError(f"tool {tool.name!r}: Gemini function names start with a letter or '_' (at most 64)")
+    losses = Losses(tool)
+    parameters = gemini_parameters(shared.canonical, losses)
+    return Rendered(envelopes.gemini(tool, shared.fresh(parameters)), tuple(losses.findings))
