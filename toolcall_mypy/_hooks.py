@@ -280,7 +280,7 @@ class ToolcallPlugin(Plugin):
         """
         finding, site = located.finding, located.site
         if site is None or site.line < 1:
-            report.finding(api, finding, located.context)
+            report.at_node(api, finding, located.context)
         elif site.module == module:
             report.field(api, finding, site)
         else:

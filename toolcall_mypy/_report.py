@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from toolcall._findings import Finding, FindingCode
     from toolcall_mypy._analysis.sites import FieldSite
 
-__all__ = ["default", "field", "finding", "foreign_field", "name", "param", "strict", "text", "type_"]
+__all__ = ["at_node", "default", "field", "foreign_field", "name", "param", "strict", "text", "type_"]
 
 Reporter = Callable[["CheckerPluginInterface", str, "Context"], None]
 
@@ -69,7 +69,7 @@ def text(finding: Finding) -> str:
     return f"{where}: {finding.message}" if where else finding.message
 
 
-def finding(api: CheckerPluginInterface, finding: Finding, context: Context) -> None:
+def at_node(api: CheckerPluginInterface, finding: Finding, context: Context) -> None:
     """Report ``finding`` at ``context`` with its code's reporter."""
     _REPORTERS[finding.code](api, text(finding), context)
 
