@@ -38,12 +38,12 @@ CHILD: Final = """
 import json, sys, time
 import toolcall
 import bench20.tools as tools
-from toolcall._toolset.toolset import as_toolset
+from toolcall._toolset.toolset import as_toolset, loaded_tools
 start = time.perf_counter_ns()
 toolcall.emit(tools, "openai")
 toolcall.describe(tools)
 elapsed = time.perf_counter_ns() - start
-print(json.dumps([elapsed, sum(t.cached is not None for t in as_toolset(tools))]))
+print(json.dumps([elapsed, sum(t.cached is not None for t in loaded_tools(as_toolset(tools)))]))
 """
 
 

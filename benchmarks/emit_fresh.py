@@ -6,7 +6,7 @@ warm-up, every contender interleaved round-robin in one process
 
 - ``toolcall emit (anthropic)`` / ``(openai)``: ``toolcall.emit(module, provider)``,
   a fresh plain list of plain dicts, independent at every depth.
-- ``toolcall shared form``: ``as_toolset(module).emitted("anthropic", False)``,
+- ``toolcall shared form``: ``shared_definitions(as_toolset(module), "anthropic", False)``,
   the read-only list toolcall's own readers use (a floor: no copy at all).
 - ``anthropic to_dict``: ``[t.to_dict() for t in tools]`` for
   ``anthropic.lib.tools.beta_tool(fn)`` of the same 20 functions. Each call
@@ -50,7 +50,7 @@ from timing import Contender, Stats, measure  # noqa: E402
 
 import toolcall  # noqa: E402
 from toolcall._toolset.emit_copies import plain_copy  # noqa: E402
-from toolcall._toolset.toolset import as_toolset  # noqa: E402
+from toolcall._toolset.toolset import as_toolset, shared_definitions  # noqa: E402
 
 OURS = "toolcall emit (anthropic)"
 REFERENCE = "anthropic to_dict"
@@ -99,12 +99,15 @@ def contender(name: str, stmt: str, namespace: dict[str, Any], fresh: bool) -> C
 def contenders() -> list[Contender]:
     """toolcall's emit and shared form, the SDKs' tool lists, and the generic copies."""
     base = {"toolcall": toolcall, "module": tools20}
-    shared = as_toolset(tools20).emitted("anthropic", False)
+    shared = shared_definitions(as_toolset(tools20), "anthropic", False)
     found = [
         contender(OURS, "toolcall.emit(module, 'anthropic')", base, True),
         contender("toolcall emit (openai)", "toolcall.emit(module, 'openai')", base, True),
         contender(
-            "toolcall shared form", "toolset.emitted('anthropic', False)", {"toolset": as_toolset(tools20)}, False
+            "toolcall shared form",
+            "shared_definitions(toolset, 'anthropic', False)",
+            {"toolset": as_toolset(tools20), "shared_definitions": shared_definitions},
+            False,
         ),
     ]
     functions = peers.tool_functions()

@@ -41,9 +41,9 @@ MODULES: list[str] = [f"{__name__}.{family}" for family in _FAMILIES]
 
 def introspected(fn: object) -> Any:
     """``toolcall._introspect.introspect`` of a tool function (the tests' shortcut)."""
-    from toolcall._declarations.tool import definition_of
+    from toolcall._declarations.tool import declaration_of
     from toolcall._introspect import introspect
 
-    definition = definition_of(fn)
+    definition = declaration_of(fn)
     assert definition is not None, f"{fn!r} is not a @tool"
     return introspect(definition)

@@ -44,16 +44,15 @@ import pytest
 
 from tests.corpus_gen import Corpus, write_corpus
 from tests.mypy_settings import PYPROJECT_OVERRIDES
+from tests.paths import ROOT
 from tests.plugin_project import environment
 from toolcall._cache import file_format
-
-ROOT: Final = Path(__file__).resolve().parent.parent
 
 #: The directories whose tool modules are compared, relative to the repository.
 CORPUS_DIRS: Final = ("tests/corpus", "tests/analysis_cases", "tests/sources", "examples")
 
 #: Modules whose tools the runtime refuses (TypeError on first use), and why. The plugin refuses
-#: the same tools: served with TOOLCALL_CACHE=require, each raises RuntimeError naming the finding.
+#: the same tools: served with TOOLCALL_CACHE=require, each raises CacheRequiredError naming the finding.
 REFUSED: Final = {
     "tests.analysis_cases.refused": "every tool takes a type no schema describes (the module exists to test that)",
     "tests.sources.bad_type": "connect takes a socket.socket, which no schema describes",
@@ -230,10 +229,10 @@ def compare(served: Results, introspected: Results, refused: Iterable[str] = ())
 
 
 def check_refused_alike(pair: Mismatch) -> None:
-    """A tool the plugin refused: require mode says so; introspection raises the TypeError a refusal is."""
-    assert pair.served.startswith("raised RuntimeError: TOOLCALL_CACHE=require: "), pair
+    """A tool the plugin refused: require mode says so; introspection raises the ``SchemaError`` a refusal is."""
+    assert pair.served.startswith("raised CacheRequiredError: TOOLCALL_CACHE=require: "), pair
     assert "the mypy plugin could not describe tool" in pair.served, pair
-    assert pair.introspected.startswith("raised TypeError: "), pair
+    assert pair.introspected.startswith("raised SchemaError: "), pair
 
 
 def readable(text: str) -> list[str]:
@@ -632,7 +631,7 @@ def test_the_generator_is_deterministic_and_writes_every_feature(tmp_path: Path)
 def test_the_allowed_difference_is_documented() -> None:
     doc = (ROOT / "docs" / "static-vs-runtime.md").read_text(encoding="utf-8")
     assert "## Allowed differences between served and introspected output" in doc
-    assert "tests/test_cache_differential.py" in doc
+    assert "tests/plugin/test_cache_differential.py" in doc
 
 
 #: What the cache files of the generated corpus may cost on disk, per tool and against the tool

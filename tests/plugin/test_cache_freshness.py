@@ -62,9 +62,9 @@ warnings.simplefilter("always")
 with warnings.catch_warnings(record=True) as caught:
     import toolcall
     import app.tools as tools
-    from toolcall._toolset.toolset import as_toolset
+    from toolcall._toolset.toolset import as_toolset, loaded_tools
     emitted = toolcall.emit(tools, "openai")
-    from_cache = [t.cached is not None for t in as_toolset(tools)]
+    from_cache = [t.cached is not None for t in loaded_tools(as_toolset(tools))]
     result = toolcall.run(tools, "add", json.loads(sys.argv[1]))
 add = emitted[0]["function"]
 print(json.dumps({
@@ -246,11 +246,12 @@ def test_two_files_recording_different_digests_of_one_source_are_judged_each(inv
         import json, warnings, toolcall
         warnings.simplefilter("always")
         import app.tools, app.more
-        from toolcall._toolset.toolset import as_toolset
+        from toolcall._toolset.toolset import as_toolset, loaded_tools
         with warnings.catch_warnings(record=True) as caught:
             toolcall.emit(app.tools, "openai")
             toolcall.emit(app.more, "openai")
-        served = {m.__name__: [t.cached is not None for t in as_toolset(m)] for m in (app.tools, app.more)}
+        modules = (app.tools, app.more)
+        served = {m.__name__: [t.cached is not None for t in loaded_tools(as_toolset(m))] for m in modules}
         print(json.dumps([served, [str(w.message) for w in caught]]))
         """
     )

@@ -307,7 +307,7 @@ def test_the_ir_digest_tells_apart_what_the_ir_json_tells_apart() -> None:
 # mypy in this process, then whether the plugin imported the renderers.
 RENDERERS_IMPORTED = (
     "import sys; from mypy import api; api.run(sys.argv[1:]); "
-    "print('renderers imported:', 'toolcall._render' in sys.modules)"
+    "print('renderers imported:', 'toolcall._render.definitions' in sys.modules)"
 )
 
 

@@ -1,8 +1,8 @@
-"""The shape check of a cache file's content: a valid content passes, and any corruption is a ``CacheProblem``.
+"""The shape check of a cache file's content: a valid content passes, and any corruption is a ``MalformedCacheError``.
 
 The valid content is built the way the plugin builds it (``file_format.tool_entry``
 of tools introspected here), then parsed back from its JSON text as the
-loader parses a file. Each corruption must raise ``CacheProblem`` with a
+loader parses a file. Each corruption must raise ``MalformedCacheError`` with a
 one-line reason, never another exception, and never pass.
 """
 
@@ -26,12 +26,12 @@ from toolcall._cache import file_format
 from toolcall._cache.shapes import (
     MAX_DEPTH,
     CachedEntry,
-    CacheProblem,
+    MalformedCacheError,
     SourceRecord,
     check_entries,
     check_sources,
 )
-from toolcall._declarations.tool import definition_of
+from toolcall._declarations.tool import declaration_of
 from toolcall._introspect import introspect
 
 MODULE = __name__
@@ -106,7 +106,7 @@ WEATHER, CATEGORY, PING, BROKEN = range(4)  # entry indexes
 
 
 def introspected(function: Callable[..., Any]) -> ir.Tool:
-    definition = definition_of(function)
+    definition = declaration_of(function)
     assert definition is not None
     return introspect(definition).tool
 
@@ -126,7 +126,7 @@ def valid_text() -> str:
         "checked": {"renderer": "r", "tools": []},
         "content_sha256": "0123456789abcdef" * 4,
         "format": file_format.CACHE_FORMAT,
-        "ir": ir.SCHEMA_VERSION,
+        "ir": ir.IR_VERSION,
         "module": MODULE,
         "sources": {MODULE: {"sha256": "a" * 64, "tokens": "b" * 64}, OTHER: {"sha256": "c" * 64, "tokens": None}},
         "tools": [*entries, REFUSED],
@@ -144,11 +144,11 @@ def check(content: Any, module: str = MODULE) -> tuple[CachedEntry, ...]:
 
 
 def problem(content: Any, module: str = MODULE) -> str:
-    """The reason ``check`` gives for ``content``, which must be a one-line ``CacheProblem``."""
-    with pytest.raises(CacheProblem) as info:
+    """The reason ``check`` gives for ``content``, which must be a one-line ``MalformedCacheError``."""
+    with pytest.raises(MalformedCacheError) as info:
         check(content, module)
     reason = str(info.value)
-    assert type(info.value) is CacheProblem
+    assert type(info.value) is MalformedCacheError
     assert reason.isprintable(), reason  # one line: no line break, no lone surrogate
     assert 0 < len(reason) <= 400
     return reason
@@ -482,14 +482,14 @@ def test_a_corruption_is_a_one_line_cache_problem(mutation: Mutation, expected: 
 
 
 def test_the_cache_must_belong_to_the_module() -> None:
-    assert "belongs to module 'tests.test_cache_check', not 'pkg.tools'" in problem(valid(), "pkg.tools")
+    assert "belongs to module 'tests.unit.test_cache_check', not 'pkg.tools'" in problem(valid(), "pkg.tools")
 
 
 def test_each_function_checks_that_the_content_is_an_object() -> None:
     for junk in (None, 5, "x", [valid()]):
-        with pytest.raises(CacheProblem, match="the cache is"):
+        with pytest.raises(MalformedCacheError, match="the cache is"):
             check_sources(junk)  # type: ignore[arg-type]
-        with pytest.raises(CacheProblem, match="the cache is"):
+        with pytest.raises(MalformedCacheError, match="the cache is"):
             check_entries(junk, MODULE, {})  # type: ignore[arg-type]
 
 
@@ -506,8 +506,8 @@ def test_reasons_name_the_entry_and_stay_short() -> None:
 
 
 def test_a_problem_spells_what_cannot_be_printed_as_escapes() -> None:
-    assert str(CacheProblem("a\nb\r\u2028c\ud800\td")) == "a\\nb\\r\\u2028c\\ud800\\td"
-    assert str(CacheProblem("x" * 1_000)) == "x" * 397 + "..."
+    assert str(MalformedCacheError("a\nb\r\u2028c\ud800\td")) == "a\\nb\\r\\u2028c\\ud800\\td"
+    assert str(MalformedCacheError("x" * 1_000)) == "x" * 397 + "..."
 
 
 # ---------------------------------------------------------------- random mutations
@@ -551,7 +551,7 @@ def test_a_random_mutation_passes_or_is_a_cache_problem(data: st.DataObject, rep
         where[data.draw(st.sampled_from(keys), label="key")] = replacement
     try:
         check(content)
-    except CacheProblem as exc:
+    except MalformedCacheError as exc:
         reason = str(exc)
         assert reason.isprintable()
         assert len(reason) <= 400

@@ -10,9 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import subprocess
-import sys
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -20,65 +17,14 @@ from typing import Any
 
 import pytest
 
+from tests.cached_package import WRITE_CACHE, run_python, write_cached_package
 from toolcall._cache import file_format as cf
 from toolcall._cache.file_format import CACHE_FORMAT
 from toolcall._cache.tables import unpack
-from toolcall._ir import SCHEMA_VERSION
+from toolcall._ir import IR_VERSION
 
-ROOT = Path(__file__).resolve().parent.parent
-
-TOOLS = '''
-"""Tools for the cache tests."""
-
-from enum import Enum
-from typing import Annotated, TypedDict
-
-import toolcall
-from toolcall import Param
-
-
-class Unit(str, Enum):
-    """Temperature unit."""
-
-    C = "celsius"
-    F = "fahrenheit"
-
-
-class Place(TypedDict):
-    """A place."""
-
-    lat: Annotated[float, Param(ge=-90, le=90)]
-    """Latitude in degrees."""
-
-
-@toolcall.tool
-def get_weather(city: str, days: int = 3, unit: Unit = Unit.C) -> dict[str, object]:
-    """Get the forecast for a city.
-
-    Args:
-        city: city name, e.g. "Oslo"
-        days: how many days ahead (1-7)
-    """
-    return {"city": city, "days": days, "unit": unit.value}
-
-
-@toolcall.tool
-def where(place: Place) -> float:
-    """Echo a latitude."""
-    return place["lat"]
-'''
-
-WRITE_CACHE = """
-import sys
-import pkg.tools as tools
-from toolcall._cache import file_format as cf
-from toolcall._toolset.toolset import as_toolset
-
-entries = [cf.tool_entry(t.ir, [tools.__name__]) for t in as_toolset(tools)]
-source = open(tools.__file__, "rb").read()
-content = cf.module_content(tools.__name__, {tools.__name__: cf.source_record(source)}, entries, {})
-cf.write_atomic(cf.cache_path(tools.__file__), cf.dumps(content))
-"""
+#: Left out of the fast loop (``-m "not slow"``): every case runs fresh interpreters on a package with a cache.
+pytestmark = pytest.mark.slow
 
 PROBE = """
 import json, sys, warnings
@@ -86,9 +32,9 @@ warnings.simplefilter("always")
 with warnings.catch_warnings(record=True) as caught:
     import toolcall
     import pkg.tools as tools
-    from toolcall._toolset.toolset import as_toolset
+    from toolcall._toolset.toolset import as_toolset, loaded_tools
     emitted = toolcall.emit(tools, "openai")
-    loaded = [t.cached is not None for t in as_toolset(tools)]
+    loaded = [t.cached is not None for t in loaded_tools(as_toolset(tools))]
     introspected = "toolcall._introspect" in sys.modules
     result = toolcall.run(tools, "get_weather", {"city": "Oslo", "unit": "fahrenheit"})
 print(json.dumps({
@@ -106,12 +52,7 @@ print(json.dumps({
 
 @pytest.fixture
 def project(tmp_path: Path) -> Path:
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "tools.py").write_text(TOOLS)
-    _python(tmp_path, WRITE_CACHE)
-    assert (package / "__toolcall__" / "tools.json").is_file()
+    write_cached_package(tmp_path)
     return tmp_path
 
 
@@ -120,16 +61,8 @@ def replaced(text: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
-def _python(cwd: Path, code: str, *flags: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    environment = {k: v for k, v in os.environ.items() if k != "TOOLCALL_CACHE"}
-    environment.update({"PYTHONPATH": f"{cwd}{os.pathsep}{ROOT}", **(env or {})})
-    return subprocess.run(
-        [sys.executable, *flags, "-c", code], cwd=cwd, env=environment, capture_output=True, text=True, check=False
-    )
-
-
 def _probe(cwd: Path, *flags: str, env: dict[str, str] | None = None) -> dict[str, object]:
-    run = _python(cwd, PROBE, *flags, env=env)
+    run = run_python(cwd, PROBE, *flags, env=env)
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout)  # type: ignore[no-any-return]
 
@@ -235,7 +168,7 @@ CORRUPTIONS = {
     "deep": lambda data: b"[" * 100_000,
     "hand-edited": _edited,
     "wrong-format": lambda data: data.replace(f'"format": {CACHE_FORMAT}'.encode(), b'"format": 999'),
-    "wrong-ir-version": lambda data: data.replace(f'"ir": {SCHEMA_VERSION}'.encode(), b'"ir": 999'),
+    "wrong-ir-version": lambda data: data.replace(f'"ir": {IR_VERSION}'.encode(), b'"ir": 999'),
     "rendered-list": resealed(_set("tools/0/rendered", [])),
     "variant-string": resealed(_set("tools/0/rendered/openai", "function")),
     "variant-missing": resealed(lambda content: content["tools"][0]["rendered"].pop("anthropic")),
@@ -290,20 +223,22 @@ def _expect_unserved(project: Path, mode: str) -> None:
         assert "\n" not in warning
         assert seen["result"] == {"city": "Oslo", "days": 3, "unit": "fahrenheit"}
         return
-    run = _python(project, PROBE, env={"TOOLCALL_CACHE": "require"})
+    run = run_python(project, PROBE, env={"TOOLCALL_CACHE": "require"})
     assert run.returncode != 0
     last = run.stderr.strip().splitlines()[-1]
-    assert last.startswith("RuntimeError: TOOLCALL_CACHE=require: tool 'get_weather' of 'pkg.tools': "), run.stderr
+    assert last.startswith(
+        "toolcall._exceptions.CacheRequiredError: TOOLCALL_CACHE=require: tool 'get_weather' of 'pkg.tools': "
+    ), run.stderr
 
 
 def test_require_fails_loudly_on_a_stale_or_missing_cache(project: Path) -> None:
     assert _probe(project, env={"TOOLCALL_CACHE": "require"})["from_cache"] == [True, True]
     (project / "pkg" / "__toolcall__" / "tools.json").write_text("{}")
-    run = _python(project, PROBE, env={"TOOLCALL_CACHE": "require"})
+    run = run_python(project, PROBE, env={"TOOLCALL_CACHE": "require"})
     assert run.returncode != 0
     assert "TOOLCALL_CACHE=require" in run.stderr
     (project / "pkg" / "__toolcall__" / "tools.json").unlink()
-    run = _python(project, PROBE, env={"TOOLCALL_CACHE": "require"})
+    run = run_python(project, PROBE, env={"TOOLCALL_CACHE": "require"})
     assert "no schema cache" in run.stderr
 
 
@@ -314,7 +249,7 @@ def test_off_ignores_the_cache(project: Path) -> None:
 
 
 def test_an_unknown_mode_is_an_error(project: Path) -> None:
-    run = _python(project, PROBE, env={"TOOLCALL_CACHE": "sometimes"})
+    run = run_python(project, PROBE, env={"TOOLCALL_CACHE": "sometimes"})
     assert "TOOLCALL_CACHE='sometimes'" in run.stderr
 
 
@@ -322,27 +257,28 @@ def test_loading_a_cache_builds_nothing_until_first_use(project: Path) -> None:
     code = textwrap.dedent(
         """
         import sys, toolcall
-        import toolcall._render
+        import toolcall._render.definitions
 
         def refuse(*args, **kwargs):
             raise AssertionError("rendered: emit must serve the cached schemas")
 
-        toolcall._render.render_tool = toolcall._render.render_variants = refuse
+        toolcall._render.definitions.render_tool = toolcall._render.definitions.render_variants = refuse
         import pkg.tools as tools
-        from toolcall._toolset.toolset import as_toolset
+        from toolcall._toolset.toolset import as_toolset, loaded_tools
         toolset = as_toolset(tools)
-        assert all(t.dispatcher is None and t._classes is None for t in toolset), "nothing built yet"
+        unbuilt = [t._binder.peek() is None and t._classes.peek() is None for t in loaded_tools(toolset)]
+        assert all(unbuilt), "nothing built yet"
         first = toolcall.emit(tools, "anthropic")
         assert toolcall.emit(tools, "anthropic") == first  # served again (a fresh copy), still not rendered
         assert "toolcall._introspect" not in sys.modules
         assert "toolcall._dispatch.binder" not in sys.modules
         toolcall.run(tools, "where", {"place": {"lat": 1.5}})
-        built = [t.dispatcher is not None for t in toolset]
+        built = [t._binder.peek() is not None for t in loaded_tools(toolset)]
         assert built == [False, True], built
         print("ok")
         """
     )
-    run = _python(project, code)
+    run = run_python(project, code)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "ok"
 
@@ -351,7 +287,7 @@ def test_cache_files_are_deterministic(project: Path) -> None:
     cache = project / "pkg" / "__toolcall__" / "tools.json"
     first = cache.read_bytes()
     cache.unlink()
-    _python(project, WRITE_CACHE, env={"PYTHONHASHSEED": "99"})
+    run_python(project, WRITE_CACHE, env={"PYTHONHASHSEED": "99"})
     assert cache.read_bytes() == first
     assert first.endswith(b"\n")
     content = unpack(json.loads(first))
@@ -365,7 +301,7 @@ sys.setswitchinterval(1e-6)
 warnings.simplefilter("always")
 import toolcall
 import pkg.tools as tools
-from toolcall._toolset.toolset import as_toolset
+from toolcall._toolset.toolset import as_toolset, loaded_tools
 
 barrier = threading.Barrier(16)
 seen, errors = [], []
@@ -390,7 +326,7 @@ print(json.dumps({
     "distinct": len(set(seen)),
     "errors": errors,
     "warnings": [str(w.message) for w in caught],
-    "served": [t.cached is not None for t in as_toolset(tools)],
+    "served": [t.cached is not None for t in loaded_tools(as_toolset(tools))],
 }))
 """
 
@@ -401,7 +337,7 @@ def test_first_use_from_many_threads_loads_and_warns_once(project: Path, state: 
         tools = project / "pkg" / "tools.py"
         tools.write_text(tools.read_text().replace("days: int = 3", "days: int = 4"))
     for _ in range(3):  # a race shows only sometimes: a few fresh processes
-        run = _python(project, THREADED)
+        run = run_python(project, THREADED)
         assert run.returncode == 0, run.stderr
         seen = json.loads(run.stdout)
         assert seen["errors"] == []

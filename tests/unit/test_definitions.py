@@ -10,7 +10,7 @@ import pytest
 
 import toolcall
 from tests.sources import clash_a, clash_b, ordered
-from toolcall._declarations.tool import definition_of, module_tools
+from toolcall._declarations.tool import declaration_of, module_tools
 
 
 def test_tool_returns_the_function_itself() -> None:
@@ -23,10 +23,10 @@ def test_tool_returns_the_function_itself() -> None:
 
 
 def test_bare_and_factory_forms_record_name_and_description() -> None:
-    assert definition_of(ordered.zeta).name == "zeta"
-    assert definition_of(ordered.alpha).name == "alpha-tool"
-    assert definition_of(ordered.alpha).description == "Overridden description."
-    assert definition_of(ordered.helper) is None
+    assert declaration_of(ordered.zeta).name == "zeta"
+    assert declaration_of(ordered.alpha).name == "alpha-tool"
+    assert declaration_of(ordered.alpha).description == "Overridden description."
+    assert declaration_of(ordered.helper) is None
 
 
 @pytest.mark.parametrize("name", ["has space", "", "x" * 65, "dot.ted", "ünïcode", "new\nline", "trailing\n"])

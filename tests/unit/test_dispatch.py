@@ -392,8 +392,7 @@ def test_hostile_names_and_params_are_never_interpolated() -> None:
     from typing import Annotated, TypedDict
 
     from toolcall import Param
-    from toolcall._toolset.run import prepared
-    from toolcall._toolset.toolset import as_toolset
+    from toolcall._toolset.toolset import as_toolset, find_tool
 
     evil = "'); import os; os._exit(9) #"
     pattern = "[\"'];import os|.*"
@@ -410,7 +409,7 @@ def test_hostile_names_and_params_are_never_interpolated() -> None:
     fn = namespace["f"]
     args = {"value": {hostile_key: 1, "ok\\": "y"}, evil: 2}
     assert toolcall.run(fn, "hostile-tool", args) == Ok(({hostile_key: 1, "ok\\": "y"}, {evil: 2}))
-    source = prepared(as_toolset(fn).by_name["hostile-tool"]).source
+    source = find_tool(as_toolset(fn), "hostile-tool").binder().source
     assert evil not in source
     assert pattern not in source
     # Field names may appear, but only as escaped string literals.

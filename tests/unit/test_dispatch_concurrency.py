@@ -25,8 +25,8 @@ import pytest
 
 import toolcall
 from toolcall import errors
+from toolcall._dispatch import binder
 from toolcall._dispatch.result import Err, Ok
-from toolcall._toolset import run
 
 THREADS = 16
 CALLS_PER_THREAD = 500
@@ -145,14 +145,14 @@ def _check(failures: list[str], where: str, call: Call, got: Any) -> None:
 def test_threads_share_one_fresh_toolset(monkeypatch: pytest.MonkeyPatch) -> None:
     toolset = toolcall.Toolset(*make_tools())
     prepared: Counter[str] = Counter()
-    real_prepare = run.prepare
+    real_prepare = binder.prepare
 
     def counting_prepare(tool: Any, *rest: Any) -> Any:
         prepared[tool.name] += 1
         time.sleep(0.01)  # widen the window in which a second thread could build it again
         return real_prepare(tool, *rest)
 
-    monkeypatch.setattr(run, "prepare", counting_prepare)
+    monkeypatch.setattr(binder, "prepare", counting_prepare)
     barrier = threading.Barrier(THREADS)
     failures: list[str] = []
     lock = threading.Lock()

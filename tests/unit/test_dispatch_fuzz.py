@@ -33,9 +33,10 @@ from hypothesis import strategies as st
 
 import toolcall
 from tests.corpus import MODULES
+from tests.tool_errors import ToolErrors
 from toolcall import ToolcallWarning, errors
 from toolcall._dispatch.result import Err, Ok
-from toolcall._toolset.toolset import as_toolset
+from toolcall._toolset.toolset import as_toolset, loaded_tools
 
 SOURCES: list[ModuleType] = [importlib.import_module(m) for m in [*MODULES, "tests.semantics_samples"]]
 with warnings.catch_warnings():
@@ -44,10 +45,10 @@ with warnings.catch_warnings():
     TOOLS: list[tuple[ModuleType, str, tuple[str, ...]]] = [
         (module, loaded.name, tuple(p.name for p in loaded.ir.parameters if not p.injected))
         for module in SOURCES
-        for loaded in as_toolset(module)
+        for loaded in loaded_tools(as_toolset(module))
     ]
 #: Each tool's own code object, to tell a ``Raised`` of the tool from one of the dispatcher.
-CODES = {loaded.name: loaded.function.__code__ for module in SOURCES for loaded in as_toolset(module)}
+CODES = {loaded.name: loaded.function.__code__ for module in SOURCES for loaded in loaded_tools(as_toolset(module))}
 #: A value for every injected parameter of the corpus.
 CONTEXT = {"db": "<db>", "user": "<user>"}
 
@@ -60,18 +61,7 @@ SETTINGS = settings(
 )
 
 
-class _ToolErrors(logging.Handler):
-    """Keeps what ``run`` logs for ``Raised`` (instead of printing thousands of tracebacks)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-_TOOL_ERRORS = _ToolErrors()
+_TOOL_ERRORS = ToolErrors()
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -41,7 +41,6 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import cached_property
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -54,11 +53,13 @@ from jsonschema import Draft202012Validator, ValidationError
 
 import toolcall
 from tests.corpus import MODULES
+from tests.paths import ROOT
+from tests.tool_errors import ToolErrors
 from toolcall import ToolcallWarning, errors
 from toolcall import _ir as ir
 from toolcall._dispatch.result import Err, Ok
-from toolcall._render import render_tool
-from toolcall._toolset.toolset import LoadedTool, as_toolset
+from toolcall._render.definitions import render_tool
+from toolcall._toolset.toolset import LoadedTool, as_toolset, loaded_tools
 from toolcall._wire import isotime
 from toolcall._wire.scalars import OUT_OF_PYTHON_RANGE
 
@@ -198,7 +199,7 @@ def _targets() -> list[Target]:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ToolcallWarning)  # strict losses and toolcall-type findings are expected
         for module_name in SOURCES:
-            for loaded in as_toolset(importlib.import_module(module_name)):
+            for loaded in loaded_tools(as_toolset(importlib.import_module(module_name))):
                 if loaded.name in GENERATION_GAPS:
                     continue
                 canonical = _plain(toolcall.describe(loaded.function)[0]["parameters"])
@@ -252,18 +253,7 @@ CUSTOM_FORMATS = {"duration": _DURATION, "uuid": st.uuids().map(str)}
 # -- calling the dispatcher ---------------------------------------------------------------------
 
 
-class _ToolErrors(logging.Handler):
-    """Keeps the records ``run`` logs for ``Raised`` (their traceback shows where the exception came from)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.ERROR)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-
-_TOOL_ERRORS = _ToolErrors()
+_TOOL_ERRORS = ToolErrors()
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -792,7 +782,7 @@ def test_each_exception_is_real(
 
 
 def test_every_exception_has_an_example_and_a_bullet() -> None:
-    doc = (Path(__file__).parent.parent / "docs" / "dispatch-vs-schema.md").read_text(encoding="utf-8")
+    doc = (ROOT / "docs" / "dispatch-vs-schema.md").read_text(encoding="utf-8")
     names = [d.name for d in EXCEPTIONS]
     assert {e[0] for e in [*EXAMPLES, *MUTATION_EXAMPLES]} == set(names)
     for name in names:

@@ -11,9 +11,6 @@ spelled as one Python display (``toolcall._toolset.emit_copies``'s fallbacks).
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import textwrap
 from collections.abc import Iterator
 from enum import Enum
@@ -23,13 +20,11 @@ from typing import Annotated, Any, Literal, TypedDict
 import pytest
 
 import toolcall
-from tests.test_cache_loader import TOOLS as CACHED_TOOLS
-from tests.test_cache_loader import WRITE_CACHE
+from tests.cached_package import run_python, write_cached_package
 from toolcall import Param
 from toolcall._toolset import emit_copies
-from toolcall._toolset.toolset import as_toolset
+from toolcall._toolset.toolset import as_toolset, shared_definitions
 
-ROOT = Path(__file__).resolve().parent.parent
 PROVIDERS = ("openai", "openai-responses", "anthropic", "mcp", "gemini")
 VARIANTS = [(p, s) for p in PROVIDERS for s in (False, True) if not (p == "gemini" and s)]
 
@@ -127,7 +122,7 @@ def test_every_call_gives_new_plain_containers_at_every_depth(provider: str, str
     second = toolcall.emit(SOURCE, provider, strict=strict)
     assert type(first) is list
     assert len(first) == 3
-    assert_fresh(first, second, as_toolset(SOURCE).emitted(provider, strict))
+    assert_fresh(first, second, shared_definitions(as_toolset(SOURCE), provider, strict))
 
 
 @pytest.mark.filterwarnings("ignore::toolcall.ToolcallWarning")
@@ -144,7 +139,7 @@ def test_changing_everything_in_a_result_changes_no_later_result(provider: str, 
             node.append("added")
             node.reverse()
     assert json.dumps(toolcall.emit(SOURCE, provider, strict=strict)) == before
-    assert json.dumps(as_toolset(SOURCE).emitted(provider, strict)) == before
+    assert json.dumps(shared_definitions(as_toolset(SOURCE), provider, strict)) == before
     assert json.dumps(toolcall.describe(SOURCE)) == described
 
 
@@ -165,16 +160,16 @@ def test_a_hosted_tool_and_cache_control_do_not_leak_into_the_next_request() -> 
 def test_a_schema_too_deep_for_one_display_is_copied(provider: str, strict: bool) -> None:
     first = toolcall.emit(deep, provider, strict=strict)
     second = toolcall.emit(deep, provider, strict=strict)
-    assert_fresh(first, second, as_toolset(deep).emitted(provider, strict))
+    assert_fresh(first, second, shared_definitions(as_toolset(deep), provider, strict))
     assert "\ud800 lone surrogate" in json.dumps(first, ensure_ascii=False)
-    generated = as_toolset(deep).emit_builder(provider, strict).__globals__["__source__"]
+    generated = as_toolset(deep)._copiers.values[(provider, strict)].__globals__["__source__"]
     assert "_copy(" in generated  # the part below MAX_LITERAL_DEPTH is copied at call time
 
 
 def test_the_builder_spells_down_to_the_depth_limit_and_copies_below() -> None:
     limit = emit_copies.MAX_LITERAL_DEPTH
     shared = [nested_schema(limit * 3)]
-    build = emit_copies.builder(shared)
+    build = emit_copies.copier(shared)
     assert build.__globals__["__source__"].count("{") == limit  # only the spelled part is literal source
     first, second = build(), build()
     assert_fresh(first, second, shared)
@@ -185,7 +180,7 @@ def test_tools_past_the_node_budget_are_copied_whole(monkeypatch: pytest.MonkeyP
     small = {"name": "small", "parameters": {"type": "object"}}  # 4 nodes
     shared = [wide, small, wide]
     monkeypatch.setattr(emit_copies, "MAX_LITERAL_NODES", emit_copies.node_count(wide, 10**9) + 10)
-    build = emit_copies.builder(shared)
+    build = emit_copies.copier(shared)
     spelled = [line.strip() for line in build.__globals__["__source__"].splitlines()[2:5]]
     assert spelled[0].startswith("{'type': 'object'")
     assert spelled[1].startswith("{'name': 'small'")
@@ -209,7 +204,7 @@ def test_values_that_are_no_plain_literal_are_kept_as_they_are() -> None:
     shared = [
         {"nan": nan, "inf": float("-inf"), "huge": huge, "label": label, "zero": -0.0, "flag": True, "none": None}
     ]
-    (copy,) = emit_copies.builder(shared)()
+    (copy,) = emit_copies.copier(shared)()
     assert copy["nan"] is nan
     assert copy["huge"] is huge
     assert copy["label"] is label
@@ -223,13 +218,13 @@ def test_values_that_are_no_plain_literal_are_kept_as_they_are() -> None:
 def test_keys_and_strings_cannot_inject_code() -> None:
     hostile = "'] + __import__('os').getcwd() + ['"
     shared = [{hostile: [hostile, "\n\\", "\x00\u2028"], "x": {"')": "\"'''"}}]
-    copy = emit_copies.builder(shared)()
+    copy = emit_copies.copier(shared)()
     assert json.dumps(copy) == json.dumps(shared)
 
 
 def test_the_shared_form_stays_read_only() -> None:
-    shared = as_toolset(SOURCE).emitted("openai", False)
-    assert shared is as_toolset(SOURCE).emitted("openai", False)
+    shared = shared_definitions(as_toolset(SOURCE), "openai", False)
+    assert shared is shared_definitions(as_toolset(SOURCE), "openai", False)
     with pytest.raises(TypeError, match="read-only"):
         shared[0]["function"]["name"] = "changed"
     with pytest.raises(TypeError, match="read-only"):
@@ -240,7 +235,7 @@ FROM_CACHE = """
 import json, sys
 import toolcall
 import pkg.tools as tools
-from toolcall._toolset.toolset import as_toolset
+from toolcall._toolset.toolset import as_toolset, loaded_tools, shared_definitions
 
 first = toolcall.emit(tools, "anthropic")
 before = json.dumps(first)
@@ -256,30 +251,24 @@ def ids(value):
     return {id(node) for node in found if isinstance(node, (dict, list))}
 
 print(json.dumps({
-    "from_cache": [t.cached is not None for t in as_toolset(tools)],
+    "from_cache": [t.cached is not None for t in loaded_tools(as_toolset(tools))],
     "introspected": "toolcall._introspect" in sys.modules,
     "plain": type(second) is list and all(type(tool) is dict for tool in second),
     "same_text": json.dumps(second) == before,
     "shared_with_first": bool(ids(first) & ids(second)),
-    "shared_with_cache": bool(ids(second) & ids(as_toolset(tools).emitted("anthropic", False))),
+    "shared_with_cache": bool(ids(second) & ids(shared_definitions(as_toolset(tools), "anthropic", False))),
 }))
 """
 
 
 def _python(cwd: Path, code: str) -> str:
-    environment = {k: v for k, v in os.environ.items() if k != "TOOLCALL_CACHE"}
-    environment["PYTHONPATH"] = f"{cwd}{os.pathsep}{ROOT}"
-    run = subprocess.run([sys.executable, "-c", code], cwd=cwd, env=environment, capture_output=True, text=True)
+    run = run_python(cwd, code)
     assert run.returncode == 0, run.stderr
     return run.stdout
 
 
 def test_emitting_from_a_schema_cache_gives_fresh_lists(tmp_path: Path) -> None:
-    package = tmp_path / "pkg"
-    package.mkdir()
-    (package / "__init__.py").write_text("")
-    (package / "tools.py").write_text(CACHED_TOOLS)
-    _python(tmp_path, WRITE_CACHE)
+    write_cached_package(tmp_path)
     seen = json.loads(_python(tmp_path, FROM_CACHE))
     assert seen == {
         "from_cache": [True, True],
@@ -299,13 +288,13 @@ import toolcall._toolset.emit_copies
 import first_use_fresh as mod
 
 made = []
-original = toolcall._toolset.emit_copies.builder
+original = toolcall._toolset.emit_copies.copier
 
 def counting(shared):
     made.append(1)
     return original(shared)
 
-toolcall._toolset.emit_copies.builder = counting
+toolcall._toolset.emit_copies.copier = counting
 THREADS = 16
 barrier = threading.Barrier(THREADS)
 results = [None] * THREADS

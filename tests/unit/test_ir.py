@@ -11,14 +11,14 @@ import pytest
 import toolcall
 from tests import corpus
 from toolcall import _ir as ir
-from toolcall._toolset.toolset import as_toolset
+from toolcall._toolset.toolset import as_toolset, loaded_tools
 
 
 @pytest.mark.parametrize("module_name", corpus.MODULES)
 def test_every_corpus_tool_round_trips_through_json(module_name: str) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", toolcall.ToolcallWarning)
-        tools = [loaded.ir for loaded in as_toolset(importlib.import_module(module_name))]
+        tools = [loaded.ir for loaded in loaded_tools(as_toolset(importlib.import_module(module_name)))]
     for tool in tools:
         text = json.dumps(ir.to_json(tool), sort_keys=True)
         again = ir.from_json(json.loads(text))

@@ -11,7 +11,7 @@ import pytest
 from tests import render_samples as s
 from tests.provider_rules import assert_valid
 from toolcall import _ir as ir
-from toolcall._render import parameters_schema
+from toolcall._render.definitions import parameters_schema
 from toolcall._wire import patterns
 
 P = ir.Primitive
@@ -123,12 +123,12 @@ def test_recursive_types_use_defs_only_when_referenced() -> None:
     schema = parameters_schema(s.RECURSIVE)
     assert schema["properties"]["root"] == {"$ref": "#/$defs/Node", "description": "the root node"}
     assert schema["$defs"]["Node"]["properties"]["children"]["items"] == {"$ref": "#/$defs/Node"}
-    unused = s.tool("t", s.param("x", P("str")), defs=(ir.Definition("Node", s.NODE),))
+    unused = s.tool("t", s.param("x", P("str")), defs=(ir.NamedType("Node", s.NODE),))
     assert "$defs" not in parameters_schema(unused)
 
 
 def test_a_reference_to_an_unknown_definition_is_a_value_error() -> None:
-    with pytest.raises(ValueError, match="unknown definition 'Gone'"):
+    with pytest.raises(ValueError, match="unknown named type 'Gone'"):
         parameters_schema(s.tool("t", s.param("x", ir.RefType("Gone"))))
 
 

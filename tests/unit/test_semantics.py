@@ -34,7 +34,7 @@ import toolcall
 from tests import semantics_samples as s
 from tests.corpus import MODULES, injected, scalars
 from toolcall import ToolcallWarning
-from toolcall._declarations.tool import definition_of
+from toolcall._declarations.tool import declaration_of
 
 FORMAT_CHECKER = Draft202012Validator.FORMAT_CHECKER
 # Where jsonschema gets each checker from, for the skip reason.
@@ -878,7 +878,7 @@ def _tool_functions(module_name: str) -> dict[str, Callable[..., Any]]:
     return {
         fn.__qualname__: fn
         for fn in vars(module).values()
-        if callable(fn) and getattr(fn, "__module__", None) == module_name and definition_of(fn) is not None
+        if callable(fn) and getattr(fn, "__module__", None) == module_name and declaration_of(fn) is not None
     }
 
 

@@ -1,7 +1,7 @@
 """toolcall._cache.freshness: a token digest that ignores layout, sees every code change, and agrees across Pythons.
 
 The schema cache is written by the mypy plugin on one Python and checked at
-run time on another, so one fixture is digested by every Python 3.10 to 3.13
+run time on another, so one fixture is digested by every Python 3.11 to 3.13
 found here (the checkout's ``.venv-3.1x``, ``python3.1x`` on PATH, pyenv) and
 its digest is pinned, so a CI run on any one version catches drift too.
 """
@@ -19,11 +19,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.paths import ROOT
 from toolcall._cache import freshness as source_digest_module
 from toolcall._cache.freshness import SourceDigest, bytes_sha256, source_digest, tokens_sha256, unchanged
 
-ROOT = Path(__file__).resolve().parents[1]
-VERSIONS = ("3.10", "3.11", "3.12", "3.13")
+VERSIONS = ("3.11", "3.12", "3.13")
 
 BASE = '''"""Weather tools."""
 
@@ -338,7 +338,7 @@ def test_every_python_gives_the_same_digests() -> None:
 def _digests(python: str) -> list[str]:
     """The token digests ``python`` gives for the cross-version inputs."""
     done = subprocess.run(
-        [python, "-I", "-c", DIGEST_SCRIPT, str(ROOT / "toolcall" / "source_digest.py")],
+        [python, "-I", "-c", DIGEST_SCRIPT, str(ROOT / "toolcall" / "_cache" / "freshness.py")],
         input=b"\0".join(CROSS_VERSION_INPUTS),
         capture_output=True,
         timeout=120,
@@ -348,7 +348,7 @@ def _digests(python: str) -> list[str]:
 
 
 def _pythons() -> dict[str, str]:
-    """One interpreter for each of Python 3.10 to 3.13 that can be found, by version."""
+    """One interpreter for each of Python 3.11 to 3.13 that can be found, by version."""
     found: dict[str, str] = {}
     pyenv = os.environ.get("PYENV_ROOT") or _pyenv_root()
     for version in VERSIONS:

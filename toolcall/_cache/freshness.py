@@ -50,7 +50,7 @@ MAX_TOKENS: Final = 500_000
 """Sources of more tokens (comments included) get no token digest either: this bounds the time taken."""
 
 # Bumped whenever the normalization changes, so old digests never match new ones.
-_FORMAT: Final = b"toolcall._cache.freshness tokens 1\n"
+_FORMAT: Final = b"toolcall.source_digest tokens 1\n"
 _DROPPED: Final = frozenset({"COMMENT", "NL", "ENCODING"})
 _TYPE_ONLY: Final = frozenset({"NEWLINE", "INDENT", "DEDENT", "ENDMARKER"})
 _TEXT_KEPT: Final = frozenset({"NAME", "NUMBER", "STRING", "OP"})
