@@ -64,7 +64,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib.metadata import version
 from pathlib import Path
 from typing import Final
@@ -297,7 +297,7 @@ def machine() -> str:
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return "\n".join(
         (
-            f"date: {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC; toolcall commit {commit}",
+            f"date: {datetime.now(UTC):%Y-%m-%d %H:%M} UTC; toolcall commit {commit}",
             f"Python {platform.python_version()} ({platform.python_implementation()}), mypy {version('mypy')},"
             f" {platform.system()} {platform.machine()}",
             f"CPUs: {os.cpu_count()} ({usable} usable); load average {load()}",

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from datetime import date, datetime
 from enum import Enum
-from typing import Annotated, Literal
+from typing import Annotated, Literal, NotRequired
 
 from annotated_types import Ge, Interval, Le, Len
-from typing_extensions import NotRequired, TypedDict
+from typing_extensions import TypedDict
 
 import toolcall
 

@@ -13,17 +13,12 @@ from __future__ import annotations
 import configparser
 import hashlib
 import json
-import sys
+import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Final
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - mypy depends on tomli before 3.11
-    import tomli as tomllib  # type: ignore[import-not-found, no-redef, unused-ignore]
 
 __all__ = ["INI_SECTION", "TOML_SECTION", "Settings", "load"]
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import enum
-import sys
 from typing import Any, Literal
 
 import toolcall
@@ -54,12 +53,11 @@ def custom_forms(email: Described, other: Inherits | None = None) -> None:
     """Custom schemas."""
 
 
-if sys.version_info >= (3, 11):
+class Color(enum.StrEnum):
+    RED = enum.auto()
+    DARK_BLUE = enum.auto()
 
-    class Color(enum.StrEnum):
-        RED = enum.auto()
-        DARK_BLUE = enum.auto()
 
-    @toolcall.tool
-    def strenum(color: Color = Color.RED) -> None:
-        """A StrEnum with auto values."""
+@toolcall.tool
+def strenum(color: Color = Color.RED) -> None:
+    """A StrEnum with auto values."""

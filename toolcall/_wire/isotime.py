@@ -61,7 +61,7 @@ def _time(groups: tuple[str | None, ...]) -> dt.time:
     micro = int((fraction or "0")[:6].ljust(6, "0"))
     tz: dt.tzinfo | None = None
     if zulu:
-        tz = dt.timezone.utc
+        tz = dt.UTC
     elif sign:
         offset = dt.timedelta(hours=int(off_h or 0), minutes=int(off_m or 0))
         tz = dt.timezone(-offset if sign == "-" else offset)

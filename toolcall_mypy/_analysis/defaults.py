@@ -121,8 +121,8 @@ _MAX_SHIFT: Final = 4096  # exponents and shifts beyond this are not folded (no 
 _CONSTRUCTORS: Final[dict[str, Callable[..., object]]] = {**WIRE_STRING_CLASSES, "datetime.timezone": dt.timezone}
 #: Constants of those classes read by full name: UTC, and the date family's ``min`` and ``max``.
 _CLASS_CONSTANTS: Final[dict[str, object]] = {
-    "datetime.timezone.utc": dt.timezone.utc,
-    "datetime.UTC": dt.timezone.utc,
+    "datetime.timezone.utc": dt.UTC,
+    "datetime.UTC": dt.UTC,
     **{
         f"{name}.{bound}": getattr(cls, bound)
         for name, cls in WIRE_STRING_CLASSES.items()
