@@ -25,7 +25,7 @@ never crashes):
   of the ``sources`` table;
 * ``ir`` decodes with ``ir.from_json`` into the entry's tool, and every
   field of every decoded node has the type its class declares, every
-  ``RefType`` names a definition, every default and custom schema is JSON;
+  ``RefType`` names one of the tool's named types, every default and custom schema is JSON;
 * ``describe`` names the entry's module and tool;
 * ``rendered`` holds exactly the variants of ``variants.VARIANTS``, each
   ``{"error": message}`` or a definition whose envelope (its provider's

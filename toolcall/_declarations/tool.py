@@ -154,22 +154,22 @@ def _mark(fn: _G, name: str | None, description: str | None, thread: bool) -> _G
             raise TypeError(f"{where}: {star_args(star)}")
     if description is not None and not isinstance(description, str):
         raise TypeError(f"{where}: @tool(description=...) takes a str")
-    definition = ToolDeclaration(fn, tool_name, description, thread)
-    setattr(fn, ATTRIBUTE, definition)
-    if "<locals>" not in definition.qualname:
+    declaration = ToolDeclaration(fn, tool_name, description, thread)
+    setattr(fn, ATTRIBUTE, declaration)
+    if "<locals>" not in declaration.qualname:
         # Only module-level functions belong to the module's toolset; a tool
         # made inside a function is used by passing the function itself.
-        _register(definition)
+        _register(declaration)
     return fn
 
 
-def _register(definition: ToolDeclaration) -> None:
+def _register(declaration: ToolDeclaration) -> None:
     import sys
 
-    module = definition.module
+    module = declaration.module
     owner = sys.modules.get(module)
     with _LOCK:
-        _REGISTRY.setdefault(module, {})[definition.qualname] = definition
+        _REGISTRY.setdefault(module, {})[declaration.qualname] = declaration
         _GENERATION[module] = _GENERATION.get(module, 0) + 1
         if owner is not None:
             MODULE_TOOLSETS.pop(owner, None)

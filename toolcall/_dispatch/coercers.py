@@ -160,13 +160,13 @@ class Coercers:
         if generated is not None:
             return generated
         if isinstance(node, ir.RefType):
-            return self._definition(node.name)
+            return self._named_type(node.name)
         name = self._generate(node)
         self._functions[node] = name
         return name
 
     def finish(self) -> None:
-        """Generate the bodies of referenced recursive definitions."""
+        """Generate the bodies of referenced named types."""
         while self._pending_defs:
             name, node = self._pending_defs.pop()
             self.source.begin()
@@ -193,7 +193,7 @@ class Coercers:
 
     # -- generation ---------------------------------------------------------
 
-    def _definition(self, def_name: str) -> str:
+    def _named_type(self, def_name: str) -> str:
         function_name = self._def_names.get(def_name)
         if function_name is None:
             function_name = self._def_names[def_name] = self.source.fresh("def")
@@ -201,7 +201,7 @@ class Coercers:
         return function_name
 
     def _emit_wrapper(self, name: str, node: ir.TypeNode) -> None:
-        # A recursive definition calls itself through the namespace, so it is
+        # A named (recursive) type calls itself through the namespace, so it is
         # a plain wrapper around the node's own function.
         self.source.add(0, f"def {name}(v):")
         self.inline(node, "v", 1)

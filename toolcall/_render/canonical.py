@@ -39,7 +39,7 @@ def output_schema(tool: ir.Tool) -> Schema | None:
     """The schema of ``tool``'s return value when it is an object schema, else ``None``.
 
     A return type that is a reference to a recursive definition is rendered
-    from that definition, so a recursive TypedDict still gives an object root.
+    from that named type, so a recursive TypedDict still gives an object root.
     """
     if tool.returns is None:
         return None
@@ -54,7 +54,7 @@ def output_schema(tool: ir.Tool) -> Schema | None:
 
 
 class _Builder:
-    """Renders the nodes of one tool, remembering which definitions are referenced."""
+    """Renders the nodes of one tool, remembering which named types are referenced."""
 
     def __init__(self, tool: ir.Tool) -> None:
         self.tool = tool
@@ -90,7 +90,7 @@ class _Builder:
         return schema
 
     def with_defs(self, schema: Schema) -> Schema:
-        """``schema`` with the referenced definitions (and theirs, transitively) under ``$defs``."""
+        """``schema`` with the referenced named types (and theirs, transitively) under ``$defs``."""
         rendered: dict[str, Schema] = {}
         while missing := [n for n in self.used if n not in rendered]:
             for name in missing:

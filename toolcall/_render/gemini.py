@@ -3,7 +3,7 @@
 Gemini's ``Schema`` is a proto, not JSON Schema: one upper-case ``type``
 (``STRING``, ``OBJECT``, ... as in the REST reference and python-genai's
 ``Type``), ``nullable: true`` instead of a null branch, string-only enums, no
-``$ref`` (definitions are inlined, so recursion is a ``ValueError``), no tuples.
+``$ref`` (named types are inlined, so recursion is a ``ValueError``), no tuples.
 Anything else the ``GEMINI`` profile lacks goes to the description.
 """
 

@@ -111,7 +111,7 @@ def _depth(schema: Any, nodes: list[Schema]) -> int:
     below = defs = 0
     for key, child in subschemas(schema):
         if key == "$defs":
-            defs = max(defs, _depth(child, nodes))  # a definition's nesting starts again at its root
+            defs = max(defs, _depth(child, nodes))  # a named type's nesting starts again at its root
         else:
             below = max(below, _depth(child, nodes))
     here = 1 if has_type(schema, "object") else 0
@@ -123,7 +123,7 @@ def _values(schema: Schema) -> list[Any]:
 
 
 def _chars(root: Schema, nodes: list[Schema]) -> int:
-    """The characters of the root's definition names and of every node's property names and enum values."""
+    """The characters of the root's named types' names and of every node's property names and enum values."""
     total = sum(len(name) for name in root.get("$defs", {}))
     for s in nodes:
         if "properties" in s:

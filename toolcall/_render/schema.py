@@ -128,12 +128,12 @@ def accepts_null(schema: Schema) -> bool:
 
 
 def ref_to(name: str) -> str:
-    """The local ``$ref`` for definition ``name`` (JSON-pointer escaped)."""
+    """The local ``$ref`` for the named type ``name`` (JSON-pointer escaped)."""
     return _DEFS_PREFIX + name.replace("~", "~0").replace("/", "~1")
 
 
 def def_name(ref: str) -> str | None:
-    """The definition name a local ``#/$defs/...`` reference points to, else ``None``."""
+    """The named type a local ``#/$defs/...`` reference points to, else ``None``."""
     if not ref.startswith(_DEFS_PREFIX):
         return None
     return ref[len(_DEFS_PREFIX) :].replace("~1", "/").replace("~0", "~")

@@ -51,7 +51,7 @@ def parameter_description(
 ) -> str | None:
     """A parameter's description: ``declared`` (``Param(description=...)``), ``documented``, its class's.
 
-    ``node`` is the parameter's type and ``defs`` its tool's definitions
+    ``node`` is the parameter's type and ``defs`` its tool's named types
     (a recursive class is a reference to one).
     """
     if declared is not None:

@@ -1,4 +1,4 @@
-"""Folding: subtrees equal to a recursive definition's body become a ``RefType``.
+"""Folding: subtrees equal to a named type's body become a ``RefType``.
 
 Both front ends fold a tool's types once its walk is done. A plain
 recursive alias (``Json = ... list["Json"]``) reaches a walker unrolled
@@ -23,7 +23,7 @@ def fold(node: ir.TypeNode, bodies: Mapping[ir.TypeNode, str]) -> ir.TypeNode:
 
 
 def fold_defs(defs: Mapping[str, ir.TypeNode]) -> dict[str, ir.TypeNode]:
-    """The definitions with their own inner copies of each other folded (never a body into itself)."""
+    """The named types with their own inner copies of each other folded (never a body into itself)."""
     bodies = {body: name for name, body in defs.items()}
     return {name: _fold_children(body, bodies) for name, body in defs.items()}
 

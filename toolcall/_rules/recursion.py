@@ -1,7 +1,7 @@
 """Recursion bookkeeping shared by both front ends, so ``$defs`` names agree.
 
 A walker that mixes this in keeps ``defs`` (name → node), ``path`` (the
-steps walked, for messages), ``_names`` (type key → definition name) and
+steps walked, for messages), ``_names`` (type key → named type's name) and
 ``_active`` (the keys being built). A type met again while it is being built
 recurs: it becomes a ``RefType`` and its node goes to ``defs`` under a name
 made of ``[A-Za-z0-9_]`` from the type's own name, ``_2``, ``_3`` ... on a clash.

@@ -13,7 +13,7 @@ tool with these rules:
 * a finding of a parameter's type walk is the tool's, about that parameter
   (unless it names one itself);
 * the tool's description follows ``descriptions.tool_description``; its
-  recursive definitions are folded into references (``toolcall._rules.folding``),
+  unrolled copies of named types are folded into references (``toolcall._rules.folding``),
   in its parameters, its return type and each other.
 """
 
@@ -80,7 +80,7 @@ def assemble_tool(
 ) -> ir.Tool:
     """The tool's IR: ``description`` (``@tool(description=...)``) or ``documented``; ``defs`` folded in."""
     folded = fold_defs(defs)
-    if folded:  # without definitions, folding would only rebuild equal nodes
+    if folded:  # without named types, folding would only rebuild equal nodes
         bodies = {body: def_name for def_name, body in folded.items()}
         parameters = [dataclasses.replace(p, type=fold(p.type, bodies)) for p in parameters]
         returns = None if returns is None else fold(returns, bodies)

@@ -578,7 +578,7 @@ class Walker(RecursionTracker):
 
         A node is shared only when nothing but its types decided it: no
         findings, no provider, no Enum member looked up by name, no recursion
-        (no key inside it got a definition name). Reusing it then only has to
+        (no key inside it got a named type). Reusing it then only has to
         check what this walk adds: recursion into a type being built or
         already named, and the depth limit; and to count its Enum classes as
         met and its modules as touched.

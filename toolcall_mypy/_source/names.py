@@ -189,7 +189,7 @@ class ModuleSource:
             self.sources.note_file(origin)
 
     def resolve(self, expr: ast.expr) -> tuple[ModuleSource, Binding] | None:
-        """The definition a ``Name`` or dotted ``Attribute`` refers to (modules, classes, class members)."""
+        """The binding a ``Name`` or dotted ``Attribute`` refers to (modules, classes, class members)."""
         if isinstance(expr, ast.Name):
             return self.lookup(expr.id)
         if not isinstance(expr, ast.Attribute):
@@ -197,11 +197,11 @@ class ModuleSource:
         owner = self.resolve(expr.value)
         if owner is None:
             return None
-        where, definition = owner
-        if isinstance(definition, ModuleSource):
-            return definition.lookup(expr.attr)
-        if isinstance(definition, ast.ClassDef):
-            member = next((s for s in definition.body if expr.attr in _bound_names(s)), None)
+        where, binding = owner
+        if isinstance(binding, ModuleSource):
+            return binding.lookup(expr.attr)
+        if isinstance(binding, ast.ClassDef):
+            member = next((s for s in binding.body if expr.attr in _bound_names(s)), None)
             return None if member is None else (where, member)
         return None
 
