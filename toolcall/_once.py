@@ -10,14 +10,26 @@ reader that misses it takes the lock and looks again before computing.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Hashable
-from typing import Generic, TypeVar, cast
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable, Hashable
+    from typing import Generic, TypeVar
+
+    T = TypeVar("T")
+    K = TypeVar("K", bound=Hashable)
+    V = TypeVar("V")
+else:
+    # ``import toolcall`` loads this module, and importing typing would cost
+    # it a third of its start-up: at run time the classes only need to
+    # accept the subscripts they are written with.
+    class Generic:
+        def __class_getitem__(cls, _: object) -> type:
+            return object
+
+    T = K = V = None
 
 __all__ = ["OnceCell", "OnceMap"]
-
-T = TypeVar("T")
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
 
 _UNSET: object = object()
 
@@ -39,12 +51,12 @@ class OnceCell(Generic[T]):
                 value = self._value
                 if value is _UNSET:
                     value = self._value = compute()
-        return cast("T", value)
+        return value  # type: ignore[return-value]
 
     def peek(self) -> T | None:
         """The value if it has been computed, else ``None``."""
         value = self._value
-        return None if value is _UNSET else cast("T", value)
+        return None if value is _UNSET else value  # type: ignore[return-value]
 
 
 class OnceMap(Generic[K, V]):
@@ -72,7 +84,7 @@ class OnceMap(Generic[K, V]):
                 value = self.values[key] = compute(key)
         with self._guard:
             self._locks.pop(key, None)
-        return cast("V", value)
+        return value  # type: ignore[return-value]
 
     def discard_where(self, stale: Callable[[K], bool]) -> None:
         """Forget every value whose key ``stale`` accepts (a later ``get`` computes it again)."""
