@@ -72,7 +72,7 @@ class Report:
 #: What ``report`` returns: one value of each kind the encoding table names.
 REPORT = Report(
     mood=Mood.STORMY,
-    at=dt.datetime(2024, 5, 1, 12, 30, tzinfo=dt.timezone.utc),
+    at=dt.datetime(2024, 5, 1, 12, 30, tzinfo=dt.UTC),
     day=dt.date(2024, 5, 1),
     alarm=dt.time(7, 15),
     wait=dt.timedelta(hours=1, minutes=30),

@@ -6,10 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.paths import ROOT
 from tests.pep517 import build_distribution
 from tests.plugin_project import Project
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture

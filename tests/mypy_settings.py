@@ -1,12 +1,12 @@
 """The mypy settings every plugin test shares: mypy does not follow imports into the provider SDKs.
 
 ``toolcall._toolset.emit``'s overloads import the openai and anthropic SDKs' tool
-types for type checkers (SPEC §3: ``tools=`` without a cast). With both SDKs
+types for type checkers (``tools=`` without a cast). With both SDKs
 installed, as in the dev environment, a cold mypy run therefore checks about
 5,400 of their modules: 9 s for a two-tool project that takes 0.6 s without
 them (docs/mypy-plugin.md, "The provider SDKs"). These tests are about the
 plugin, which reads nothing from the SDKs, so mypy skips them here;
-``tests/test_sdk_typing.py`` checks ``emit`` against the SDKs with them
+``tests/plugin/test_sdk_typing.py`` checks ``emit`` against the SDKs with them
 followed.
 """
 

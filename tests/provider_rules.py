@@ -1,4 +1,4 @@
-"""A rules checker for tool schemas, written from ../shared/PROVIDERS.md (its final table).
+"""A rules checker for tool schemas, from the provider research (docs/rendering.md, docs/providers/).
 
 ``check_schema(mode, schema)`` returns the violations (empty when the schema is
 fine). It is deliberately independent of ``toolcall._render``: it encodes what
@@ -39,7 +39,7 @@ _NAMED = ("properties", "$defs", "definitions", "patternProperties", "dependentS
 
 _TYPED = ("type", "anyOf", "$ref", "enum", "const")
 
-# OpenAI strict: documented as unsupported, rejected in the threads PROVIDERS.md cites, or "?" (avoided).
+# OpenAI strict: documented as unsupported, rejected in threads docs/providers/openai.md cites, or "?" (avoided).
 _OPENAI_STRICT_FORBIDDEN = frozenset(
     {"prefixItems", "uniqueItems", "oneOf", "allOf", "not", "if", "then", "else", "default"}
     | {"dependentRequired", "dependentSchemas", "patternProperties", "propertyNames", "contains"}
@@ -56,7 +56,7 @@ _ANTHROPIC_STRICT_FORBIDDEN = frozenset(
 )
 _ANTHROPIC_FORMATS = _OPENAI_FORMATS | {"uri"}
 
-# Gemini Schema proto fields (PROVIDERS.md §4) minus the decided exclusions.
+# Gemini Schema proto fields (docs/providers/gemini.md) minus the decided exclusions.
 _GEMINI_FIELDS = frozenset(
     {"type", "format", "title", "description", "nullable", "enum", "default", "example", "items"}
     | {"minItems", "maxItems", "minLength", "maxLength", "pattern", "minProperties", "maxProperties"}

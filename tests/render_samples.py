@@ -119,7 +119,7 @@ UNIONS = tool(
 RECURSIVE = tool(
     "tree",
     param("root", ir.RefType("Node"), description="the root node"),
-    defs=(ir.Definition("Node", NODE),),
+    defs=(ir.NamedType("Node", NODE),),
 )
 CUSTOM = tool("pay", param("amount", MONEY), optional("tip", MONEY, "0.00", description="the tip"))
 CONSTRAINED = tool(

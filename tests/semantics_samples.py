@@ -1,4 +1,4 @@
-"""Small tools for tests/test_semantics.py: one parameter ``x`` per annotation under test.
+"""Small tools for tests/unit/test_semantics.py: one parameter ``x`` per annotation under test.
 
 Each tool's name says its annotation, so a failing test id reads as the type
 it is about. Structured classes come from the corpus where it has them.

@@ -1,4 +1,4 @@
-"""Tool modules that exercise the mypy plugin's analysis beyond the shared corpus (tests/test_plugin_analysis.py).
+"""Tool modules that exercise the plugin's analysis beyond the shared corpus (tests/plugin/test_plugin_analysis.py).
 
 Each module type-checks and imports; the test compares what the plugin
 derives statically with what the runtime introspects, tool by tool. The

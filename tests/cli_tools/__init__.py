@@ -1,1 +1,1 @@
-"""Tool modules that ``tests/test_cli_serve.py`` serves with ``toolcall serve``."""
+"""Tool modules that ``tests/unit/test_cli_serve.py`` serves with ``toolcall serve``."""

@@ -1,4 +1,4 @@
-"""The weather tool of SPEC §1, an async tool and a tool that raises."""
+"""The weather tool , an async tool and a tool that raises."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Recursive types: string-forward-ref aliases, TypedDicts and dataclasses.
 
 (A recursive ``typing_extensions.TypeAliasType`` is tested in
-tests/test_types_recursive.py: mypy cannot resolve that form, and the corpus
+tests/unit/test_types_recursive.py: mypy cannot resolve that form, and the corpus
 must type-check; PEP 695 recursive aliases are in ``pep695``.)
 """
 

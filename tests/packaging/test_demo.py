@@ -1,4 +1,4 @@
-"""``scripts/demo.sh``, the README's first command, tells the story in under 40 lines (issue 15).
+"""``scripts/demo.sh``, the README's first command, tells the story in under 40 lines.
 
 The demo runs in a copy of ``scripts/`` and ``examples/`` without any cache, as a clean clone has
 them, with this interpreter (``DEMO_PYTHON``: the dev extras hold what it uses). It runs twice:
@@ -21,8 +21,8 @@ import pytest
 
 import toolcall
 from examples import weather
+from tests.paths import ROOT
 
-ROOT: Final = Path(__file__).resolve().parent.parent
 LIMIT: Final = 40
 FULL_HINT: Final = "bash scripts/demo.sh --full"
 CODES: Final = ("toolcall-param", "toolcall-type", "toolcall-default")

@@ -15,6 +15,7 @@ import re
 import subprocess
 import sys
 import tarfile
+import tomllib
 import zipfile
 from dataclasses import dataclass
 from html.parser import HTMLParser
@@ -24,14 +25,9 @@ from typing import Any
 import pytest
 from packaging.requirements import Requirement
 
+from tests.paths import ROOT
 from tests.pep517 import build_distribution
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:
-    import tomli as tomllib
-
-ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("toolcall", "toolcall_mypy")
 # What the sdist holds besides the packages and the user docs (docs/decisions.md); hatchling adds
 # PKG-INFO, and .gitignore so a wheel built from the sdist leaves out what the tree's wheel leaves out.

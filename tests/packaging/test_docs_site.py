@@ -22,12 +22,12 @@ from typing import Final
 
 import pytest
 
+from tests.paths import ROOT
 from tests.replay_server import Anthropic, Call, Conversation, OpenAI, Turn, replay
 
 pytest.importorskip("mkdocs")
 pytest.importorskip("mkdocstrings_handlers.python")
 
-ROOT: Final = Path(__file__).resolve().parent.parent
 #: The modules whose ``__all__`` is public API, each with its reference page.
 PUBLIC_MODULES: Final = (
     "toolcall",
@@ -80,7 +80,7 @@ def test_site_builds_strictly_with_the_api_reference(tmp_path: Path) -> None:
         "toolcall.tool",
         "toolcall.run",
         "toolcall.Toolset",
-        "toolcall._toolset.emit.emit",
+        "toolcall.emit",
         "toolcall.Injected",
     ):
         assert f'id="{name}"' in reference, name
@@ -88,6 +88,7 @@ def test_site_builds_strictly_with_the_api_reference(tmp_path: Path) -> None:
     assert "keeps a parameter out of every schema" in reference
     errors = (tmp_path / "site" / "reference" / "errors" / "index.html").read_text(encoding="utf-8")
     assert 'id="toolcall.errors.InvalidArgument"' in errors
+    assert 'id="toolcall.errors.SchemaError"' in errors  # the exceptions raised to the programmer
 
 
 def test_every_public_module_has_a_reference_page() -> None:

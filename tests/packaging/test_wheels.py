@@ -32,10 +32,10 @@ from typing import Any
 
 import pytest
 
+from tests.paths import ROOT, TESTS
 from tests.pep517 import build_distribution
 
-ROOT = Path(__file__).resolve().parent.parent
-PROJECT = Path(__file__).resolve().parent / "wheel_project"
+PROJECT = TESTS / "wheel_project"
 BACKENDS = ("hatchling", "setuptools")
 CACHES = (
     "shopkit/__toolcall__/__init__.json",
@@ -184,7 +184,7 @@ def _descriptions(node: object) -> set[str]:
 
 
 def _check_report(report: str, reference: str) -> None:
-    """The -OO report has every description, equals introspection's as text, and dispatched as the SPEC says."""
+    """The -OO report has every description, equals introspection's as text, and dispatches as docs/dispatch.md says."""
     content = json.loads(report)
     assert _descriptions(content["describe"]) == DESCRIPTIONS
     assert _descriptions([variants["openai"] for variants in content["emit"].values()]) == DESCRIPTIONS

@@ -2,7 +2,7 @@
 
 A temporary project with a tool module that takes ``ipaddress.IPv4Address``
 and ``IPv6Address`` is checked by mypy with the plugin, which writes the
-module's schema cache. The helpers of ``tests/test_cache_differential.py``
+module's schema cache. The helpers of ``tests/plugin/test_cache_differential.py``
 then compare, in two fresh interpreters, what ``TOOLCALL_CACHE=require``
 serves with what ``TOOLCALL_CACHE=off`` introspects: ``json.dumps`` of every
 provider variant and of ``describe``, for the module and each tool. A third
@@ -23,8 +23,8 @@ import pytest
 pytest.importorskip("mypy")
 
 from tests.mypy_settings import PYPROJECT_OVERRIDES
+from tests.plugin.test_cache_differential import both_sides, compare, report, run_mypy
 from tests.plugin_project import environment
-from tests.test_cache_differential import both_sides, compare, report, run_mypy
 from toolcall._cache import file_format
 
 MODULE: Final = "net.tools"

@@ -1,4 +1,4 @@
-"""What the schema cache serves equals what introspection renders, byte for byte (SPEC §3).
+"""What the schema cache serves equals what introspection renders, byte for byte.
 
 The tool modules of the test corpus (``tests/corpus``, ``tests/analysis_cases``,
 ``tests/sources``, ``examples``) and a generated package of a few hundred

@@ -1,4 +1,4 @@
-"""``toolcall check`` (SPEC §7): the plugin's findings for any project, through mypy's API.
+"""``toolcall check``: the plugin's findings for any project, through mypy's API.
 
 Each test runs ``python -m toolcall check`` in a temporary project with an
 empty ``.git`` directory at its root, where mypy (and check) stop looking
@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from tests.mypy_settings import INI, PYPROJECT_OVERRIDES
+from tests.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 MYPY = tuple(int(part) for part in version("mypy").split("+")[0].split(".")[:2])
 #: mypy's own cache for check, under the project.
 SCRATCH = ".toolcall_cache"

@@ -1,4 +1,4 @@
-"""Defaults the wire carries as strings (SPEC §1 "Defaults"): dates, times, durations, UUIDs, Decimals.
+"""Defaults the wire carries as strings: dates, times, durations, UUIDs, Decimals.
 
 The shared rule (``toolcall._wire.strings``, ``isotime.format_duration``),
 the default rules that fit a wire string to its parameter, what each
@@ -34,9 +34,10 @@ from hypothesis import strategies as st
 import toolcall
 from tests.corpus import introspected
 from tests.mypy_settings import PYPROJECT_OVERRIDES
+from tests.paths import ROOT
+from tests.plugin.test_cache_differential import both_sides, compare, report, run_mypy
+from tests.plugin.test_plugin_analysis import analyze, module_path
 from tests.sources import default_wire_forms as forms
-from tests.test_cache_differential import ROOT, both_sides, compare, report, run_mypy
-from tests.test_plugin_analysis import analyze, module_path
 from toolcall import Ok
 from toolcall import _ir as ir
 from toolcall._findings import DEFAULT
@@ -50,7 +51,7 @@ DATE, DATETIME, INT, STR = ir.Primitive("date"), ir.Primitive("datetime"), ir.Pr
 TIME = ir.Primitive("time")
 _EARLIER = "an earlier option of the union takes"
 DECIMAL = ir.Primitive("decimal")
-UTC = dt.timezone.utc
+UTC = dt.UTC
 TICKET = "123e4567-e89b-12d3-a456-426614174000"
 
 
@@ -150,9 +151,7 @@ class _Holiday(dt.date):
     pass
 
 
-@pytest.mark.parametrize(
-    "value", [_Holiday(2024, 12, 25), dt.timezone.utc, "2024-05-01", 3, None, [dt.date(2024, 1, 1)]]
-)
+@pytest.mark.parametrize("value", [_Holiday(2024, 12, 25), dt.UTC, "2024-05-01", 3, None, [dt.date(2024, 1, 1)]])
 def test_only_values_of_the_exact_classes_have_one(value: object) -> None:
     # A subclass may parse differently; the dispatcher would hand back the base class.
     assert wire_string(value) is None

@@ -1,7 +1,7 @@
 """The mypy plugin recognizes ``ipaddress.IPv4Address`` / ``IPv6Address`` as the runtime does.
 
 mypy checks the corpus module with the test-only plugin of
-``tests/test_plugin_analysis.py`` (which calls the plugin's ``collect_tool``);
+``tests/plugin/test_plugin_analysis.py`` (which calls the plugin's ``collect_tool``);
 the static IR must name the ``ipv4`` / ``ipv6`` primitives, equal the
 runtime's, and render to the same text (``json.dumps``, dict order counts)
 as ``toolcall._toolset.emit`` of the live function in every provider variant. The
@@ -21,11 +21,11 @@ pytest.importorskip("mypy")
 import toolcall
 from tests.corpus import dates
 from tests.corpus import defaults as corpus_defaults
-from tests.test_plugin_analysis import analyze, module_path, runtime
-from tests.test_types_addresses import EXPECTED, IPV4, IPV6, NONE
+from tests.plugin.test_plugin_analysis import analyze, module_path, runtime
+from tests.unit.test_types_addresses import EXPECTED, IPV4, IPV6, NONE
 from toolcall import _ir as ir
 from toolcall._findings import DEFAULT
-from toolcall._render import render_tool
+from toolcall._render.definitions import render_tool
 
 
 def test_the_plugin_schema_equals_the_runtime_schema() -> None:

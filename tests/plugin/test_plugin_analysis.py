@@ -41,6 +41,7 @@ from mypy.types import Type
 from examples import weather
 from tests import analysis_cases, corpus
 from tests.inprocess_mypy import run_build
+from tests.paths import ROOT
 from toolcall import _ir as ir
 from toolcall._declarations.tool import module_tools
 from toolcall._introspect import introspect
@@ -48,11 +49,7 @@ from toolcall_mypy._analysis.tool import Collected, collect_tool
 from toolcall_mypy._analysis.types import info_ref
 from toolcall_mypy._source.files import PARSED, ParseCache
 from toolcall_mypy._source.names import Sources
-
-ROOT: Final = Path(__file__).resolve().parent.parent
-TOOL: Final = "toolcall._declarations.tool.tool"
-TOOL_CALL: Final = "toolcall._declarations.tool.ToolDecorator.__call__"
-USE_TYPES: Final = "toolcall._declarations.custom.use_types"
+from toolcall_mypy._targets import TOOL, TOOL_CALL, USE_TYPES
 
 #: Tools whose static and runtime IR cannot agree by design: (module, tool) -> why.
 #: Keep docs/static-vs-runtime.md in step. None in the corpus today.

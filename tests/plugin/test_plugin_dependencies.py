@@ -29,9 +29,7 @@ from mypy.types import Type
 from tests.inprocess_mypy import run_build
 from toolcall_mypy._analysis.tool import Collected, collect_tool
 from toolcall_mypy._source.names import Sources
-
-TOOL: Final = "toolcall._declarations.tool.tool"
-TOOL_CALL: Final = "toolcall._declarations.tool.ToolDecorator.__call__"
+from toolcall_mypy._targets import TOOL, TOOL_CALL
 
 
 class DependenciesPlugin(Plugin):

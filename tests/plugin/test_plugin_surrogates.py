@@ -38,8 +38,8 @@ from toolcall._declarations.tool import module_tools
 from toolcall._introspect import introspect
 from toolcall_mypy._analysis.decorator import TOOL, Arguments, bare_tool, tool_call
 from toolcall_mypy._analysis.tool import Collected, collect_tool
+from toolcall_mypy._targets import TOOL_CALL
 
-TOOL_CALL: Final = "toolcall._declarations.tool.ToolDecorator.__call__"
 #: mypy's parsers: its native one (mypy 2.x), which replaces lone surrogates, and the one on Python's ast.
 PARSERS: Final = ["native", "python"] if hasattr(Options(), "native_parser") else ["python"]
 REPORTED: Final = "which mypy's parser also gives for a lone surrogate such as \\udcff"

@@ -1,4 +1,4 @@
-"""emit's overloads: its results go to the official SDKs' ``tools=`` without a cast (SPEC §3).
+"""emit's overloads: its results go to the official SDKs' ``tools=`` without a cast.
 
 Runs ``mypy --strict`` and ``pyright`` (strict for the accepting file),
 both from the environment running the tests, on tests/typing_sdk/:
@@ -19,7 +19,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-CASES = Path(__file__).parent / "typing_sdk"
+from tests.paths import TESTS
+
+CASES = TESTS / "typing_sdk"
 ACCEPTED = CASES / "emit_to_sdks.py"
 REFUSED = CASES / "emit_to_wrong_sdk.py"
 PYRIGHT = Path(sys.executable).parent / "pyright"

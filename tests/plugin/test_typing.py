@@ -13,7 +13,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-CASE = Path(__file__).parent / "typing_cases" / "decorated.py"
+from tests.paths import TESTS
+
+CASE = TESTS / "typing_cases" / "decorated.py"
 
 
 def _line(text: str) -> int:

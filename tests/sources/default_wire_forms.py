@@ -1,4 +1,4 @@
-"""Defaults the wire carries as strings: dates, times, durations, UUIDs and Decimals (SPEC §1 "Defaults").
+"""Defaults the wire carries as strings: dates, times, durations, UUIDs and Decimals.
 
 Every spelling the plugin reads: imported classes, module-qualified calls
 through an alias, ``Final`` constants (also as a constructor's argument),
@@ -12,7 +12,7 @@ import datetime as dt
 import decimal
 import uuid
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta, timezone
+from datetime import date, datetime, time, timedelta
 from decimal import Decimal
 from typing import Annotated, Any, Final, NamedTuple, Optional, TypedDict, Union
 from uuid import UUID
@@ -35,9 +35,9 @@ def schedule(
     longest: timedelta = timedelta.max,
     day: date = date(2024, 5, 1),
     launch: date = LAUNCH,
-    at: time = time(9, tzinfo=timezone.utc),
+    at: time = time(9, tzinfo=dt.UTC),
     lunch: dt.time = dt.time(12, 30, 15, 250000, tzinfo=dt.timezone(timedelta(hours=OFFSET_HOURS))),
-    start: datetime = datetime(2024, 5, 1, 12, 30, tzinfo=timezone.utc),
+    start: datetime = datetime(2024, 5, 1, 12, 30, tzinfo=dt.UTC),
     cest: datetime = datetime(2024, 5, 1, 12, 30, tzinfo=dt.timezone(timedelta(hours=OFFSET_HOURS))),
     until: Optional[datetime] = dt.datetime(
         2024, 12, 31, 23, 59, 59, tzinfo=dt.timezone(timedelta(hours=-5, minutes=-30))
@@ -91,7 +91,7 @@ class Reminder:
 class Slot(NamedTuple):
     """A slot."""
 
-    at: time = time(8, 15, tzinfo=timezone.utc)
+    at: time = time(8, 15, tzinfo=dt.UTC)
     key: UUID = UUID("00000000-0000-0000-0000-00000000002a")
 
 
@@ -107,7 +107,7 @@ def dropped(
     amount: int = date(2024, 5, 1),  # type: ignore[assignment]
     label: str = timedelta(hours=1),  # type: ignore[assignment]
     anything: Any = date(2024, 5, 1),
-    zone: Any = timezone.utc,
+    zone: Any = dt.UTC,
     broke: Annotated[Decimal, Param(ge=0)] = Decimal("-1"),
     odd: Decimal = Decimal("NaN"),
     text_first: Union[str, date] = date(2024, 5, 1),

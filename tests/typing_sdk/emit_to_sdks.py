@@ -1,5 +1,5 @@
 # pyright: strict
-"""Type-checked only (tests/test_sdk_typing.py): emit's results go to the SDKs' ``tools=`` without a cast.
+"""Type-checked only (tests/plugin/test_sdk_typing.py): emit's results go to the SDKs' ``tools=`` without a cast.
 
 Nothing here runs: the checkers must accept every call, the mutation of a
 result included, with no error.

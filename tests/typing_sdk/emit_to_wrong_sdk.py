@@ -1,4 +1,4 @@
-"""Type-checked only (tests/test_sdk_typing.py): each call below must be an error in both checkers.
+"""Type-checked only (tests/plugin/test_sdk_typing.py): each call below must be an error in both checkers.
 
 MCP's plain dicts are no Anthropic ``ToolParam``, and an Anthropic tool is
 no Chat Completions tool.

@@ -1,4 +1,4 @@
-"""Every problem of a call at once (``ArgumentErrors``), the accepted names, and ``MalformedArguments`` (SPEC §4).
+"""Every problem of a call at once (``ArgumentErrors``), the accepted names, and ``MalformedArguments``.
 
 A call with more than one argument problem gets ``ArgumentErrors`` holding
 each, in a fixed order: non-string keys, unknown keys, parameters in
@@ -21,7 +21,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import toolcall
-from tests.dispatch_tools import Box, Pair
+from tests.dispatch_tools import Box, Pair, get_weather
 from toolcall import Err, Injected, Ok
 from toolcall.errors import (
     MAX_MESSAGE_LENGTH,
@@ -37,12 +37,6 @@ from toolcall.errors import (
 )
 
 # -- the tools ------------------------------------------------------------------------------------------
-
-
-@toolcall.tool
-def get_weather(city: str, days: int = 3) -> dict[str, object]:
-    """Get the forecast for a city."""
-    return {"city": city, "days": days}
 
 
 @toolcall.tool
@@ -542,7 +536,7 @@ def _accepts(kind: str, value: Any) -> bool:
 
 
 def expected_problems(args: dict[Any, Any]) -> list[tuple[str, Any]]:
-    """What ``mixed`` should report, as (error class, name), straight from the rules of SPEC §1 and §4."""
+    """What ``mixed`` should report, as (error class, name), straight from the rules  and §4."""
     out: list[tuple[str, Any]] = []
     if any(type(k) is not str for k in args):
         out.append(("NonStringArguments", None))

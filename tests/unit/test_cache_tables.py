@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tests.corpus import scalars
 from toolcall._cache import file_format
-from toolcall._cache.shapes import MAX_DEPTH, CacheProblem
+from toolcall._cache.constants import MAX_DEPTH, MalformedCacheError
 from toolcall._cache.tables import MAX_EXPANDED, pack, unpack
 from toolcall._declarations.tool import module_tools
 from toolcall._introspect import introspect
@@ -129,20 +129,20 @@ def packed_file(schemas: list[Any], root: Any = 0, texts: list[Any] | None = Non
     ],
 )  # fmt: skip
 def test_a_table_that_cannot_be_trusted_is_refused(content: dict[str, Any], reason: str) -> None:
-    with pytest.raises(CacheProblem, match=reason.replace("(", r"\(").replace(")", r"\)").replace("$", r"\$")):
+    with pytest.raises(MalformedCacheError, match=reason.replace("(", r"\(").replace(")", r"\)").replace("$", r"\$")):
         unpack(content)
 
 
 def test_a_schema_that_expands_without_bound_is_refused_at_once() -> None:
     # Each schema names the one before it twice: 2**60 nodes from 61 lines.
     schemas: list[Any] = [{"type": "string"}] + [{"properties": {"a": i, "b": i}} for i in range(60)]
-    with pytest.raises(CacheProblem, match=f"expand to more than {MAX_EXPANDED} nodes"):
+    with pytest.raises(MalformedCacheError, match=f"expand to more than {MAX_EXPANDED} nodes"):
         unpack(packed_file(schemas, root=60))
 
 
 def test_a_chain_of_references_deeper_than_the_limit_is_refused() -> None:
     schemas: list[Any] = [{"type": "string"}] + [{"items": i} for i in range(MAX_DEPTH + 1)]
-    with pytest.raises(CacheProblem, match=f"nests deeper than {MAX_DEPTH} levels"):
+    with pytest.raises(MalformedCacheError, match=f"nests deeper than {MAX_DEPTH} levels"):
         unpack(packed_file(schemas, root=len(schemas) - 1))
 
 
@@ -150,5 +150,5 @@ def test_an_inline_schema_nested_past_the_stack_is_refused_not_a_crash() -> None
     deep: Any = {"type": "string"}
     for _ in range(50_000):
         deep = {"items": deep}
-    with pytest.raises(CacheProblem, match="nested too deeply"):
+    with pytest.raises(MalformedCacheError, match="nested too deeply"):
         unpack(packed_file([deep]))

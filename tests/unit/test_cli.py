@@ -1,4 +1,4 @@
-"""The ``toolcall`` command line as a whole (SPEC §7): one program, two names, its help and statuses."""
+"""The ``toolcall`` command line as a whole: one program, two names, its help and statuses."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 
 from tests.mypy_settings import PYPROJECT_OVERRIDES
+from tests.paths import ROOT, TESTS
 from toolcall._cli import COMMANDS
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = Path(__file__).resolve().parent / "golden" / "export"
+GOLDEN = TESTS / "golden" / "export"
 
 
 def python_m(*arguments: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
@@ -113,7 +113,10 @@ def on_terminal(command: list[str], cwd: Path, env: dict[str, str]) -> tuple[int
 @pytest.mark.skipif(sys.platform == "win32", reason="a pseudo-terminal")
 @pytest.mark.parametrize(
     ("arguments", "counter"),
-    [(["export", "--package", "app"], b"\rexport: 3/3"), (["check", "app"], b"\rchecking 4 files")],
+    [
+        (["export", "--package", "app"], b"\rexport: 3/3"),
+        pytest.param(["check", "app"], b"\rchecking 4 files", marks=pytest.mark.slow),  # runs mypy
+    ],
 )
 def test_progress_shows_on_a_terminal_only(tmp_path: Path, arguments: list[str], counter: bytes) -> None:
     if arguments[0] == "check":

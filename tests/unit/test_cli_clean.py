@@ -1,4 +1,4 @@
-"""``toolcall clean`` (SPEC §7): orphaned cache files go, everything else stays."""
+"""``toolcall clean``: orphaned cache files go, everything else stays."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+from tests.paths import ROOT
 
 TOOLS = "import toolcall\n\n@toolcall.tool\ndef f(x: int) -> int:\n    return x\n"
 

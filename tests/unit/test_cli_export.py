@@ -1,4 +1,4 @@
-"""``toolcall export`` (SPEC §7), run as users run it: a subprocess in a project directory."""
+"""``toolcall export``, run as users run it: a subprocess in a project directory."""
 
 from __future__ import annotations
 
@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-GOLDEN = Path(__file__).resolve().parent / "golden" / "export"
+from tests.paths import ROOT, TESTS
+
+GOLDEN = TESTS / "golden" / "export"
 VARIANTS = [
     ("openai", False),
     ("openai", True),
@@ -82,6 +83,7 @@ def test_the_examples_export_as_the_golden_file(examples: Path, provider: str, s
     assert len(warnings) == (3 if (provider, strict) == ("anthropic", True) else 0)
 
 
+@pytest.mark.slow  # runs mypy with the plugin
 def test_export_from_the_schema_cache_is_the_same_under_OO(examples: Path) -> None:
     pytest.importorskip("mypy")
     checked = subprocess.run(

@@ -20,7 +20,6 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
-from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import anyio
@@ -31,9 +30,12 @@ from mcp.types import CallToolResult, TextContent
 
 import toolcall
 from tests.cli_tools import reports, weather
+from tests.paths import ROOT
 from toolcall.errors import UnknownTool
 
-ROOT = Path(__file__).resolve().parent.parent
+#: Left out of the fast loop (``-m "not slow"``): every case starts a server subprocess.
+pytestmark = pytest.mark.slow
+
 SERVED = ("tests.cli_tools.weather", "tests.cli_tools.reports")
 #: Seconds before a wait counts as a hung server: a guard against hanging, never a measurement.
 GUARD = 60

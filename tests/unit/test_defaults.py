@@ -40,7 +40,7 @@ def test_json_values(value: object, expected: ir.JsonValue) -> None:
 
 @pytest.mark.parametrize(
     "value",
-    [datetime.timezone.utc, {1, 2}, float("nan"), float("inf"), {1: "a"}, object(), b"x"],
+    [datetime.UTC, {1, 2}, float("nan"), float("inf"), {1: "a"}, object(), b"x"],
 )
 def test_values_json_cannot_carry(value: object) -> None:
     outcome = default_for(value, ir.AnyType(), tool="t", parameter="p")

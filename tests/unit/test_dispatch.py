@@ -1,4 +1,4 @@
-"""run and arun: the SPEC §4 table, every error class, every reason code, JSON paths."""
+"""run and arun: the weather tool's table in docs/dispatch.md, every error class, every reason code, JSON paths."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ def reason(result: Ok[Any] | Err) -> Reason:
     return result.error.reason
 
 
-# -- SPEC §4, the weather tool, verbatim ---------------------------------------------------------------
+# -- the weather tool, as docs/dispatch.md shows it ---------------------------------------------------------------
 
 WEATHER = [
     ({"city": "Oslo"}, Ok({"city": "Oslo", "days": 3, "temp": 21.5})),
@@ -303,7 +303,7 @@ def test_wire_shapes_are_restored() -> None:
     assert got["box"] == tools.Box(2.0, 1.0)
     assert type(got["box"].width) is float
     assert got["nt"] == tools.Pair(1, 0)
-    assert got["when"] == dt.datetime(2024, 5, 1, 12, 30, tzinfo=dt.timezone.utc)
+    assert got["when"] == dt.datetime(2024, 5, 1, 12, 30, tzinfo=dt.UTC)
     assert got["day"] == dt.date(2024, 5, 1)
     assert got["at"] == dt.time(12, 30)
     assert got["wait"] == dt.timedelta(days=1, hours=2)

@@ -63,6 +63,9 @@ from toolcall._toolset.toolset import LoadedTool, as_toolset, loaded_tools
 from toolcall._wire import isotime
 from toolcall._wire.scalars import OUT_OF_PYTHON_RANGE
 
+#: Left out of the fast loop (``-m "not slow"``): hypothesis over every tool of the corpus, in every variant.
+pytestmark = pytest.mark.slow
+
 # -- hypothesis-jsonschema on current Hypothesis, and faster ------------------------------------------------
 #
 # hypothesis-jsonschema 0.23.1 (the latest) draws object properties with
@@ -365,7 +368,7 @@ def _resolve(schema: Any, root: dict[str, Any]) -> Any:
 def without_default_nulls(value: Any, schema: Any, validator: Draft202012Validator) -> Any:
     """``value`` without the nulls of optional properties whose schema does not accept null.
 
-    The dispatcher reads such a null as "use the default" (SPEC §3, in every
+    The dispatcher reads such a null as "use the default" (docs/dispatch.md, in every
     mode); the canonical schema, which leaves those properties out of
     ``required``, has no way to say it.
     """

@@ -1,4 +1,4 @@
-"""``emit`` returns a fresh, plain, mutable list of plain dicts on every call (SPEC §3).
+"""``emit`` returns a fresh, plain, mutable list of plain dicts on every call.
 
 Every provider variant: two calls give the same JSON text and share no
 dict or list (with each other, with the shared form the internal readers

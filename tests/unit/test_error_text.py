@@ -1,4 +1,4 @@
-"""``str(error)`` is one bounded line of valid UTF-8; ``to_json()`` keeps the full data (SPEC §4).
+"""``str(error)`` is one bounded line of valid UTF-8; ``to_json()`` keeps the full data.
 
 Hostile keys and values (newlines, line separators, control characters, lone
 surrogates, megabytes of text, a million keys, nesting beyond the recursion

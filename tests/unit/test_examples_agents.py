@@ -1,4 +1,4 @@
-"""The agent loops of ``examples/`` run with the real SDK clients against a local replay server (SPEC §8).
+"""The agent loops of ``examples/`` run with the real SDK clients against a local replay server.
 
 The scripted model calls ``get_weather`` for two cities and ``forecast_at``
 with arguments it got wrong, all in one turn; then retries ``forecast_at``
@@ -19,7 +19,6 @@ import urllib.error
 import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Final, cast
 
 import anthropic
@@ -32,9 +31,9 @@ import toolcall
 import toolcall.anthropic
 import toolcall.openai
 from examples import weather
+from tests.paths import ROOT
 from tests.replay_server import Anthropic, Call, Conversation, OpenAI, Provider, ReplayServer, Turn, replay
 
-ROOT: Final = Path(__file__).resolve().parent.parent
 QUESTION: Final = "Weather in Oslo and in Paris today, and hour by hour in Oslo (59.91 N, 10.75 E) for 6 hours?"
 ANSWER: Final = "Oslo and Paris are both at 21.5 °C today; Oslo stays at 12.0 °C for each of the next 6 hours."
 

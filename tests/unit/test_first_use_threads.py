@@ -1,6 +1,6 @@
 """First use from many threads at once: every public name, in a fresh interpreter.
 
-SPEC §6: everything public is safe to use from many threads at once, first
+Everything public is safe to use from many threads at once, first
 use included. A first use only happens once per process, so each scenario
 runs a child interpreter (several times, at once) in which 16 threads wait
 at a barrier and then make the first touch: ``toolcall.run``,
@@ -25,6 +25,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+#: Left out of the fast loop (``-m "not slow"``): every case runs child interpreters, several times.
+pytestmark = pytest.mark.slow
 
 THREADS = 16
 REPETITIONS = 5

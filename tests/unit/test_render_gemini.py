@@ -13,7 +13,7 @@ from tests import render_samples as s
 from tests.provider_rules import assert_valid
 from toolcall import _ir as ir
 from toolcall._findings import Finding
-from toolcall._render import check_request, render_tool
+from toolcall._render.definitions import check_request, render_tool
 
 P = ir.Primitive
 
@@ -107,7 +107,7 @@ def test_string_enums_stay_and_other_values_move_to_the_description() -> None:
 
 def test_definitions_are_inlined() -> None:
     leaf = ir.ObjectType("m:Leaf", "typeddict", (ir.Field("v", P("int")),))
-    tool = s.tool("t", s.param("a", ir.RefType("Leaf"), description="first"), defs=(ir.Definition("Leaf", leaf),))
+    tool = s.tool("t", s.param("a", ir.RefType("Leaf"), description="first"), defs=(ir.NamedType("Leaf", leaf),))
     definition, _ = declaration(tool)
     assert definition["parameters"]["properties"]["a"] == {
         "type": "OBJECT",

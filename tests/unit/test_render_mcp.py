@@ -9,7 +9,7 @@ import pytest
 from tests import render_samples as s
 from tests.provider_rules import assert_valid
 from toolcall import _ir as ir
-from toolcall._render import parameters_schema, render_tool
+from toolcall._render.definitions import parameters_schema, render_tool
 
 P = ir.Primitive
 
@@ -56,7 +56,7 @@ def test_other_return_types_give_no_output_schema(node: ir.TypeNode | None) -> N
 
 
 def test_a_recursive_return_type_renders_its_definition_at_the_root() -> None:
-    tool = returning(ir.RefType("Node"), defs=(ir.Definition("Node", s.NODE),))
+    tool = returning(ir.RefType("Node"), defs=(ir.NamedType("Node", s.NODE),))
     output = render_tool(tool, "mcp").definition["outputSchema"]
     assert output["type"] == "object"
     assert output["properties"]["children"]["items"] == {"$ref": "#/$defs/Node"}

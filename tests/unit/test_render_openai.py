@@ -10,7 +10,7 @@ import pytest
 from tests import render_samples as s
 from tests.provider_rules import assert_valid
 from toolcall import _ir as ir
-from toolcall._render import PROVIDERS, Rendered, check_request, parameters_schema, render_tool
+from toolcall._render.definitions import PROVIDER_NAMES, Rendered, check_request, parameters_schema, render_tool
 
 
 def function(tool: ir.Tool, strict: bool = False) -> dict[str, Any]:
@@ -62,7 +62,7 @@ def test_a_description_over_1024_characters_is_refused(strict: bool) -> None:
 def test_unknown_providers_list_the_known_ones() -> None:
     with pytest.raises(ValueError, match="known providers: openai, openai-responses, anthropic, mcp, gemini"):
         render_tool(s.WEATHER, "bard")
-    assert PROVIDERS == ("openai", "openai-responses", "anthropic", "mcp", "gemini")
+    assert PROVIDER_NAMES == ("openai", "openai-responses", "anthropic", "mcp", "gemini")
 
 
 def test_the_result_is_fresh_plain_json_with_no_shared_parts() -> None:

@@ -6,7 +6,7 @@ import pytest
 
 from tests import render_samples as s
 from tests.provider_rules import assert_valid
-from toolcall._render import render_tool
+from toolcall._render.definitions import render_tool
 
 
 @pytest.mark.parametrize("name", list(s.SAMPLES))

@@ -9,7 +9,7 @@ import pytest
 
 from tests import render_samples as s
 from toolcall._cache import file_format
-from toolcall._render import Rendered, render_tool, render_variants
+from toolcall._render.definitions import Rendered, render_tool, render_variants
 
 
 def one_by_one(tool: Any) -> dict[tuple[str, bool], Rendered | str]:

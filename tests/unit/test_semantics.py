@@ -1,12 +1,12 @@
 """What the emitted schemas accept and reject, checked with a real JSON Schema validator.
 
-Each family of SPEC §2 has a table of ``Case(id, tool, accept, reject)``: the
+Each family  has a table of ``Case(id, tool, accept, reject)``: the
 values are validated (wrapped as ``{"x": value}``, or as whole argument
 objects when ``arg=None``) against the tool's schema with
 ``Draft202012Validator`` and its format checker. ``mode`` picks the schema:
 ``"canonical"`` (``toolcall.describe``), ``"openai-strict"``
 (``emit(fn, "openai", strict=True)``) or ``"anthropic-strict"``. The tables
-say what SPEC §2 and §3 promise, not what the renderer happens to do: a
+say what docs/types.md and docs/rendering.md promise, not what the renderer happens to do: a
 rejected value is one the dispatcher would turn into an error, an accepted
 one is a value it would take.
 
@@ -113,7 +113,7 @@ def require_checker(fmt: str) -> None:
 
 SCALARS = [
     Case("str", s.t_str, accept=("", "Oslo", "5"), reject=(5, None, True, ["a"], {"a": "b"})),
-    # SPEC: 5.0 -> 5 (JSON Schema counts 5.0 as an integer); True, 1.5 and "5" are expected_integer.
+    # 5.0 -> 5 (JSON Schema counts 5.0 as an integer); True, 1.5 and "5" are expected_integer.
     Case("int", s.t_int, accept=(5, -3, 0, 5.0, 2**63), reject=(True, False, 1.5, "5", None, [5])),
     Case("float", s.t_float, accept=(1.5, 1, -0.25, 0), reject=(True, "1.5", None, [1.5])),
     Case("bool", s.t_bool, accept=(True, False), reject=(0, 1, "true", None)),
@@ -311,7 +311,7 @@ UNIONS = [
     Case("int|None=None", s.t_optional_nullable, accept=(ABSENT, None, 3), reject=("3", 1.5)),
     Case("int|None (required)", s.t_required_nullable, accept=(None, 0), reject=(ABSENT, "0")),
     # Optional but not nullable: the canonical schema does not offer null (the dispatcher is kinder:
-    # SPEC §3 reads a null for it as "use the default").
+    # the dispatcher reads a null for it as "use the default").
     Case("int=3", s.t_optional_plain, accept=(ABSENT, 7), reject=(None, "3")),
     Case("int|str", s.t_union, accept=(1, "a", 2.0), reject=(1.5, None, True, [], ABSENT)),
     Case("Union[int,Union[str,None],int]", s.t_union_nested, accept=(1, "a", None), reject=(1.5, [])),
@@ -388,14 +388,14 @@ BOUNDS = [
         accept=({"a": 1, "b": 1, "c": 0.99},),
         reject=({"a": 0, "b": 1, "c": 0}, {"a": 1, "b": 2, "c": 0}, {"a": 1, "b": 1, "c": 1}),
     ),
-    # Bounds JSON Schema cannot put on a string (SPEC: enforced by the dispatcher, noted in the description):
+    # Bounds JSON Schema cannot put on a string (enforced by the dispatcher, noted in the description):
     # the type's own pattern still applies; see test_moved_constraints for the notes.
     Case("string_integer ge (note)", s.t_string_integer_bounded, accept=("0", "7"), reject=(7, "x")),
     Case("Decimal ge/le (note)", s.t_decimal_bounded, accept=("0", "99.5"), reject=(5, "five")),
 ]
 
 ROOT = [
-    # SPEC §4's weather tool, on the corpus function itself.
+    # the weather tool, on the corpus function itself.
     Case(
         "root-weather",
         scalars.get_weather,
@@ -763,7 +763,7 @@ MOVED = [
     Moved("empty tuple", s.t_tuple_empty, "anthropic-strict", "x", "at most 0 items", {"x": [None]}),
 ]
 
-# Where no JSON type carries a bound (SPEC §3: "else moved into the description"), even the canonical
+# Where no JSON type carries a bound ("else moved into the description"), even the canonical
 # schema only says it; the dispatcher enforces it.
 NOTED_IN_EVERY_MODE = [
     (s.t_string_integer_bounded, "at least 0", {"x": "-5"}),
@@ -891,7 +891,7 @@ def _default_cases() -> Iterator[Any]:
 
 @pytest.mark.parametrize(("module_name", "qualname", "mode"), list(_default_cases()))
 def test_defaults_satisfy_their_own_schema(module_name: str, qualname: str, mode: str) -> None:
-    """A default the schema shows must be a value the schema accepts (SPEC §1: out-of-domain ones are dropped)."""
+    """A default the schema shows must be a value the schema accepts (out-of-domain ones are dropped)."""
     tool = _tool_functions(module_name)[qualname]
     if mode == "anthropic-strict":
         with warnings.catch_warnings():

@@ -309,7 +309,7 @@ def test_assemble_tool_folds_definitions_and_picks_the_description() -> None:
     assert tool.description == "Doc."
     assert tool.parameters[0].type == ir.MapType(ir.RefType("Tree"))
     assert tool.returns == ir.RefType("Tree")
-    assert tool.defs == (ir.Definition("Tree", body),)
+    assert tool.defs == (ir.NamedType("Tree", body),)
     assert tool.providers == ("m:P",)
 
 

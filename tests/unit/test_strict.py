@@ -11,7 +11,7 @@ from tests import render_samples as s
 from tests.provider_rules import assert_valid
 from toolcall import _ir as ir
 from toolcall._findings import Finding
-from toolcall._render import Rendered, render_tool
+from toolcall._render.definitions import Rendered, render_tool
 
 P = ir.Primitive
 

@@ -1,4 +1,4 @@
-"""What the adapters share: result encoding (SPEC §8), argument decoding, and importing no SDK."""
+"""What the adapters share: result encoding, argument decoding, and importing no SDK."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 import toolcall
 import toolcall.anthropic
 from tests import adapter_tools
+from tests.paths import ROOT
 from toolcall._tool_calls import outcome, text_reply
 from toolcall._wire import json_decode
 from toolcall._wire.return_values import NotJSON, plain
@@ -220,9 +221,8 @@ def test_a_big_integer_reaches_the_tool_exactly(decoder: str) -> None:
 
 def documented_replies() -> list[tuple[Any, str]]:
     """The rows of docs/providers.md's table of what the model reads for the weather tool: (arguments, text)."""
-    from pathlib import Path
 
-    text = (Path(__file__).resolve().parent.parent / "docs" / "providers.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs" / "providers.md").read_text(encoding="utf-8")
     table = text.split("| the call | what the model reads |")[1].split("\n\n")[0]
     rows = []
     for line in table.splitlines()[2:]:

@@ -21,7 +21,7 @@ from tests.corpus import defaults as corpus_defaults
 from toolcall import Err, Ok
 from toolcall import _ir as ir
 from toolcall._findings import DEFAULT, STRICT
-from toolcall._render import render_tool
+from toolcall._render.definitions import render_tool
 from toolcall.errors import InvalidArgument
 
 IPV4, IPV6, NONE = ir.Primitive("ipv4"), ir.Primitive("ipv6"), ir.Primitive("none")

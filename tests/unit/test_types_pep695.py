@@ -29,7 +29,7 @@ def test_recursive_type_statement_and_generic_alias() -> None:
     tool = introspected(pep695.total).tool
     tree, bounds = tool.parameters
     assert tree.type == ir.RefType("Tree")
-    assert tool.defs == (ir.Definition("Tree", ir.UnionType((INT, ir.ArrayType(ir.RefType("Tree"))))),)
+    assert tool.defs == (ir.NamedType("Tree", ir.UnionType((INT, ir.ArrayType(ir.RefType("Tree"))))),)
     float_ = ir.Primitive("float")
     assert bounds.type == ir.UnionType((ir.TupleType((float_, float_)), ir.Primitive("none")))
 
@@ -37,7 +37,7 @@ def test_recursive_type_statement_and_generic_alias() -> None:
 def test_generic_recursive_alias_through_another_alias() -> None:
     tool = introspected(pep695.plant).tool
     assert tool.parameters[0].type == ir.ArrayType(ir.RefType("Node"))
-    assert tool.defs == (ir.Definition("Node", ir.UnionType((STR, ir.ArrayType(ir.RefType("Node"))))),)
+    assert tool.defs == (ir.NamedType("Node", ir.UnionType((STR, ir.ArrayType(ir.RefType("Node"))))),)
 
 
 def test_generic_function_with_a_bound() -> None:

@@ -27,7 +27,7 @@ def test_forward_ref_alias_becomes_one_definition() -> None:
     tool = introspected(recursive.save_document).tool
     json_ref = ir.RefType("Json")
     assert tool.defs == (
-        ir.Definition(
+        ir.NamedType(
             "Json",
             ir.UnionType(
                 (
@@ -50,7 +50,7 @@ def test_forward_ref_alias_becomes_one_definition() -> None:
 def test_recursive_type_alias_type() -> None:
     tool = introspected(flatten).tool
     assert tool.parameters[0].type == ir.RefType("Nested")
-    assert tool.defs == (ir.Definition("Nested", ir.UnionType((INT, ir.ArrayType(ir.RefType("Nested"))))),)
+    assert tool.defs == (ir.NamedType("Nested", ir.UnionType((INT, ir.ArrayType(ir.RefType("Nested"))))),)
     assert tool.returns == ir.ArrayType(INT)
 
 
@@ -63,7 +63,7 @@ def test_recursive_typeddict() -> None:
         (ir.Field("name", STR), ir.Field("children", ir.ArrayType(ir.RefType("Category")))),
         "A category in the tree.",
     )
-    assert result.tool.defs == (ir.Definition("Category", category),)
+    assert result.tool.defs == (ir.NamedType("Category", category),)
     assert root.type == ir.RefType("Category")
     assert root.description == "A category in the tree."  # looked up through the reference
     assert extra.type == ir.UnionType((ir.ArrayType(ir.RefType("Category")), NONE))

@@ -1,6 +1,6 @@
 """Print, as JSON, everything shopkit's tools give: schemas, descriptions and dispatched calls.
 
-tests/test_wheels.py runs this with the installed (or zipped) package under
+tests/packaging/test_wheels.py runs this with the installed (or zipped) package under
 ``python -OO`` and ``TOOLCALL_CACHE=require``, and in the dev environment
 with introspection, and compares the two outputs as text. The first line
 says where things were imported from; the second is the part to compare.
