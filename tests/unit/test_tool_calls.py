@@ -17,6 +17,7 @@ import toolcall
 import toolcall.anthropic
 from tests import adapter_tools
 from tests.paths import ROOT
+from toolcall._once import OnceCell
 from toolcall._tool_calls import outcome, text_reply
 from toolcall._wire import json_decode
 from toolcall._wire.return_values import NotJSON, plain
@@ -143,7 +144,7 @@ def decoder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
     blocked = {"msgspec": (), "orjson": ("msgspec",), "json": ("msgspec", "orjson")}[name]
     for module in blocked:
         monkeypatch.setitem(sys.modules, module, None)  # an import of it raises ImportError
-    monkeypatch.setattr(json_decode, "_chosen", None)
+    monkeypatch.setattr(json_decode, "_CHOSEN", OnceCell())  # chosen afresh
     assert json_decode.fast_decoder_name() == name
     return name
 

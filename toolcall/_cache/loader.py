@@ -27,7 +27,6 @@ import json
 import os
 import stat
 import sys
-import threading
 from pathlib import Path
 from types import CodeType
 from typing import TYPE_CHECKING, Any, Final
@@ -40,6 +39,7 @@ from toolcall._cache.shapes import CachedEntry, SourceRecord, check_entries, che
 from toolcall._cache.tables import unpack
 from toolcall._cache.variants import variant_key
 from toolcall._exceptions import CacheRequiredError
+from toolcall._once import OnceMap
 
 if TYPE_CHECKING:
     from toolcall._declarations.tool import ToolDeclaration
@@ -68,10 +68,11 @@ class _ModuleCache:
         self.problem = problem
 
 
-_MODULES: dict[str, _ModuleCache] = {}
-# (source module, its record) -> unchanged since then; per record, as two files may record two states of one module
+#: Module name -> its cache file as read and checked, once per process (modules are read in parallel).
+_MODULES: OnceMap[str, _ModuleCache] = OnceMap()
+# (source module, its record) -> unchanged since then; per record, as two files may record two states of one
+# module. Two threads may digest one file at once: both get the same answer, so no lock is needed.
 _SOURCES: dict[tuple[str, SourceRecord], bool] = {}
-_LOCK = threading.RLock()
 
 
 def cache_entry(declaration: ToolDeclaration) -> CachedEntry | None:
@@ -134,13 +135,7 @@ def _problems_of_others() -> dict[str, Problem]:
 
 
 def _module_cache(name: str) -> _ModuleCache:
-    module_cache = _MODULES.get(name)
-    if module_cache is None:
-        with _LOCK:
-            module_cache = _MODULES.get(name)
-            if module_cache is None:
-                module_cache = _MODULES[name] = _read_module_cache(name)
-    return module_cache
+    return _MODULES.get(name, _read_module_cache)
 
 
 def _read_module_cache(name: str) -> _ModuleCache:

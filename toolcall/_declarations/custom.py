@@ -9,8 +9,9 @@ value into what the function receives. For types you do not own, subclass
 from __future__ import annotations
 
 import sys
-import threading
 from abc import ABC, abstractmethod
+
+from toolcall._once import OnceMap
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
@@ -55,8 +56,7 @@ class TypeProvider(ABC):
 
 
 _MODULE_PROVIDERS: dict[str, tuple[type[TypeProvider], ...]] = {}
-_INSTANCES: dict[type[TypeProvider], TypeProvider] = {}
-_LOCK = threading.Lock()
+_INSTANCES: OnceMap[type[TypeProvider], TypeProvider] = OnceMap()
 
 
 def use_types(*providers: type[TypeProvider]) -> None:
@@ -81,11 +81,7 @@ def providers_for(module: str) -> tuple[type[TypeProvider], ...]:
 
 def provider_instance(provider: type[TypeProvider]) -> TypeProvider:
     """The one shared instance of ``provider``."""
-    with _LOCK:
-        instance = _INSTANCES.get(provider)
-        if instance is None:
-            instance = _INSTANCES[provider] = provider()
-        return instance
+    return _INSTANCES.get(provider, lambda cls: cls())
 
 
 def class_ref(cls: type[Any]) -> str:

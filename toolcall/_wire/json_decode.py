@@ -15,15 +15,15 @@ whose position the error result names. orjson turns integers outside
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Callable
 from typing import Any
+
+from toolcall._once import OnceCell
 
 __all__ = ["decode_arguments", "fast_decoder_name"]
 
 #: The decoder chosen on first use: (its name, its decode function or None for json.loads alone).
-_chosen: tuple[str, Callable[[str], Any] | None] | None = None
-_lock = threading.Lock()
+_CHOSEN: OnceCell[tuple[str, Callable[[str], Any] | None]] = OnceCell()
 #: Each byte to "0" for a digit, to " " otherwise: 19 digits in a row, the fewest that can leave orjson's
 #: integers (-2**63 to 2**64 - 1, where it answers a float instead: -9223372036854775809 has 19), become
 #: ``_LONG_RUN``. Ten times faster than a regex on long texts.
@@ -53,12 +53,7 @@ def _choose() -> tuple[str, Callable[[str], Any] | None]:
 
 
 def _decoder() -> tuple[str, Callable[[str], Any] | None]:
-    global _chosen
-    chosen = _chosen
-    if chosen is None:
-        with _lock:
-            chosen = _chosen = _chosen or _choose()
-    return chosen
+    return _CHOSEN.get(_choose)
 
 
 def fast_decoder_name() -> str:
@@ -72,7 +67,7 @@ def decode_arguments(text: str) -> Any:
     Raises ``json.JSONDecodeError`` for text that is not JSON, and
     ``RecursionError`` for text nested deeper than ``json.loads`` can go.
     """
-    decode = _chosen[1] if _chosen is not None else _decoder()[1]
+    decode = _decoder()[1]
     if decode is not None:
         try:
             return decode(text)
