@@ -3,12 +3,18 @@
 ``python benchmarks/plugin_corpus.py [--modules 3300] [--rounds 5] [--seed 0]``
 
 Writes ``tests/corpus_gen.py``'s package (``--modules`` tool modules of 1 to
-5 tools each, long Google docstrings, ``Literal`` enums, TypedDicts from the
-shared type modules; 3,300 modules hold 8,142 tools with seed 0) into a temporary
-directory, with two mypy configs: plain mypy, and mypy with ``plugins =
-toolcall_mypy`` (``toolcall-strict`` disabled, as a project that accepts
-Anthropic strict mode's moved bounds would). It then runs ``python -m mypy
--p acme_tools``, each run a fresh process, in interleaved rounds:
+5 tools each, long Google docstrings with ``Args:`` sections, nested
+TypedDicts of two and three levels, str and int Enums, ``NotRequired``
+fields, dataclasses with ``X | None = None`` fields, ``Literal`` enums, all
+from eleven shared type modules that most tool modules import; 3,300
+modules hold 8,460 tools with seed 0) into a temporary directory, with two
+mypy configs: plain mypy, and mypy with ``plugins = toolcall_mypy``
+(``toolcall-strict`` disabled, as a project that accepts Anthropic strict
+mode's moved bounds would). Both skip the openai and anthropic SDKs
+(``follow_imports = skip``, ``tests/mypy_settings.py``): when they are
+installed, toolcall's ``emit`` overloads would pull their 5,400 modules
+into every cold run, plugin or not. It then runs ``python -m mypy -p
+acme_tools``, each run a fresh process, in interleaved rounds:
 
 - cold, no cache files: a fresh ``--cache-dir``, every ``__toolcall__``
   directory removed first (the plugin's first run ever);
@@ -37,7 +43,17 @@ wall time on a loaded machine.
 
 Cache size: the bytes of every ``__toolcall__/*.json`` file after a plugin
 run, per tool, and against the bytes of the tool modules' source (the
-shared type modules and ``__init__.py`` files not counted).
+shared type modules and ``__init__.py`` files not counted; printed, with no
+target).
+
+The targets, each printed with PASS or FAIL (ratios of medians, plugin over
+plain mypy):
+
+- cold with current cache files ≤ 1.20x;
+- cold with no cache files ≤ 1.5x;
+- warm, nothing changed ≤ 1.10x;
+- peak RSS ≤ 1.3x in each of those three cases;
+- cache size ≤ 2 KB per tool on average (2,048 bytes: all cache bytes / all tools).
 
 The 200-tool project of ``plugin_cost.py`` (its ``write_project``) is
 measured the same way first (``--small-tools``, ``--small-rounds``;
@@ -45,7 +61,10 @@ measured the same way first (``--small-tools``, ``--small-rounds``;
 case's own analysis-only bound. Before measuring, it writes the bytecode
 of ``toolcall`` and ``toolcall_mypy`` (``compileall``), as installing them
 does. Unix only (``os.wait4``). The exit status
-is 1 when a target of the large corpus fails.
+is 1 when any target of the large corpus fails (the 200-tool project's
+verdicts are printed but do not count).
+
+A quick run: ``--modules 300 --rounds 1 --small-rounds 0`` (under two minutes).
 """
 
 from __future__ import annotations
@@ -75,10 +94,14 @@ if str(ROOT) not in sys.path:  # ``tests`` and ``benchmarks`` as packages, also 
 
 from benchmarks.plugin_cost import write_project  # noqa: E402
 from tests.corpus_gen import write_corpus  # noqa: E402
+from tests.mypy_settings import INI as SKIP_SDKS  # noqa: E402
 
-PLAIN_INI: Final = "[mypy]\n"
+# Both configs skip the provider SDKs that toolcall's emit overloads import for type checkers
+# (tests/mypy_settings.py): with them installed, each cold run would check 5,400 of their modules,
+# about 10 s and 600 MiB that have nothing to do with the plugin, in both runs alike.
+PLAIN_INI: Final = "[mypy]\n" + SKIP_SDKS
 # Bounds move into the descriptions under Anthropic strict; accepted, as in the differential tests.
-PLUGIN_INI: Final = "[mypy]\nplugins = toolcall_mypy\ndisable_error_code = toolcall-strict\n"
+PLUGIN_INI: Final = "[mypy]\nplugins = toolcall_mypy\ndisable_error_code = toolcall-strict\n" + SKIP_SDKS
 
 PLAIN_COLD: Final = "plain, cold"
 NO_FILES: Final = "plugin, cold, no cache files"
@@ -91,13 +114,14 @@ WARM: Final = (PLAIN_WARM, PLUGIN_WARM)
 
 #: The plugin's cost targets: (measure, plugin run, plain run, highest ratio allowed).
 TIME_TARGETS: Final = (
-    ("cold, with current cache files", CURRENT_FILES, PLAIN_COLD, 1.25),
+    ("cold, with current cache files", CURRENT_FILES, PLAIN_COLD, 1.20),
     ("cold, no cache files", NO_FILES, PLAIN_COLD, 1.5),
     ("warm, nothing changed", PLUGIN_WARM, PLAIN_WARM, 1.10),
 )
+#: Peak RSS, plugin run / plain run, for each of the three measures above.
 RSS_TARGET: Final = 1.3
-#: 3 KB read as 3,000 bytes, the stricter of the two readings.
-BYTES_PER_TOOL: Final = 3000
+#: 2 KB per tool on average over the corpus, read as 2,048 bytes.
+BYTES_PER_TOOL: Final = 2048
 
 
 @dataclass(frozen=True)
@@ -266,14 +290,14 @@ def report(project: Project, samples: dict[str, list[Sample]], rounds: int) -> b
             f"| peak RSS, {measure_} | {plain_rss / 2**20:.0f} MiB | {plugin_rss / 2**20:.0f} MiB"
             f" | {ratio:.2f}x | - | ≤ {RSS_TARGET:.2f}x | {verdict(ratio <= RSS_TARGET)} |"
         )
-    passed &= per_tool <= BYTES_PER_TOOL and total <= source
+    passed &= per_tool <= BYTES_PER_TOOL
     print(
         f"| cache bytes per tool | - | {per_tool:,.0f} B | - | - | ≤ {BYTES_PER_TOOL:,} B"
         f" | {verdict(per_tool <= BYTES_PER_TOOL)} |"
     )
     print(
         f"| cache total / tool-module source | {source / 1e6:.2f} MB | {total / 1e6:.2f} MB | {total / source:.2f}x"
-        f" | - | ≤ 1.00x | {verdict(total <= source)} |"
+        " | - | - | (no target) |"
     )
     return passed
 

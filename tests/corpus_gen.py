@@ -6,13 +6,17 @@ same arguments always write the same bytes.
 
 The package has one subpackage per business domain (``billing``,
 ``shipping``, ...) holding the tool modules, and ``acme_tools.types_``
-with the types they share: ``common`` and one module per domain (str and
-int Enums with members in no particular order, TypedDicts with
-``NotRequired`` fields and attribute docstrings, dataclasses with a
-``default_factory``, NamedTuples, ``Annotated`` aliases with ``Param``
-bounds and a ``Literal`` alias). Each tool module has 1 to 5 tools (2.5 on
-average, about 2.7 KB of source per module), some with a module-local Enum
-or TypedDict, half of them under ``from __future__ import annotations``.
+with the types they share, imported by most tool modules: ``common`` and
+one module per domain (str and int Enums with members in no particular
+order, TypedDicts with ``NotRequired`` fields and attribute docstrings,
+nested two and three levels deep (an order holds its customer, who holds a
+``Contact`` and an address, and its lines, which hold ``Money``),
+dataclasses with a ``default_factory``, with ``X | None = None`` fields
+and nesting another dataclass, NamedTuples, ``Annotated`` aliases with
+``Param`` bounds and a ``Literal`` alias). Each tool module has 1 to 5
+tools (2.6 on average, about 2.9 KB of source per module, 1.1 KB per
+tool), some with a module-local str or int Enum or TypedDict, half of them
+under ``from __future__ import annotations``.
 Tools have long Google-style docstrings (several paragraphs, an ``Args:``
 section with continuation lines, ``Returns:``, sometimes ``Raises:``; a
 few parameters left undocumented so their class docstring is used),
@@ -23,6 +27,10 @@ defaults of every JSON kind (str, int, float, bool, lists, dicts, Enum
 members, None), an optional parameter before a required keyword-only one,
 ``list[...]``, ``dict[str, ...]``, unions, dates, datetimes, timedeltas,
 UUIDs and Decimals.
+
+``write_large_module(root, tools=N, seed=S)`` writes the same type modules
+and one module of ``N`` such tools, over every domain
+(``benchmarks/cache_large_module.py``).
 
 Value sets that ``Literal[...] | None`` (and ``Optional[Literal[...]]``)
 use are declared in one order everywhere, except in the ``order_clashes``
@@ -43,7 +51,7 @@ from typing import Final, TypeVar
 
 T = TypeVar("T")
 
-__all__ = ["PACKAGE", "Corpus", "OrderClash", "write_corpus"]
+__all__ = ["LARGE_MODULE", "PACKAGE", "Corpus", "LargeModule", "OrderClash", "write_corpus", "write_large_module"]
 
 PACKAGE: Final = "acme_tools"
 
@@ -294,6 +302,23 @@ class Contact(TypedDict, total=False):
     name: str
     email: str
     phone: str
+
+
+@dataclass
+class Audit:
+    """Who asks for a change and why, as the audit log records it.
+
+    Attributes:
+        actor: the user name of the person asking
+    """
+
+    actor: str
+    reason: str | None = None
+    """Why the change is made, in a sentence."""
+    ticket: int | None = None
+    """The number of a ticket that tracks the change."""
+    region: Region | None = None
+    """The region whose rules apply; the actor's own when not given."""
 '''
 
 _DOMAIN_TYPES = '''\
@@ -312,7 +337,7 @@ from typing_extensions import NotRequired
 
 from toolcall import Param
 
-from {package}.types_.common import Money, Region
+from {package}.types_.common import Contact, Money, Region
 
 {camel}Count = Annotated[int, Param(ge=0, le=5000)]
 {camel}Code = Annotated[str, Param(min_length=2, max_length=16, pattern="^[A-Z0-9-]+$")]
@@ -376,6 +401,56 @@ class {camel}Filter:
     statuses: list[{camel}Status] = field(default_factory=list)
     region: Region | None = None
     """Only records stored in this region."""
+
+
+class {camel}Customer(TypedDict):
+    """The customer a {domain} order is for.
+
+    Attributes:
+        id: the customer's account number
+        contact: how to reach the customer
+    """
+
+    id: Annotated[int, Param(ge=1)]
+    contact: Contact
+    address: NotRequired[{camel}Address]
+    """Where the customer is; the account's address when missing."""
+    tier: NotRequired[{camel}Priority]
+
+
+class {camel}Order(TypedDict):
+    """A {domain} order: who it is for and what it holds.
+
+    Attributes:
+        reference: the order's reference, as printed on documents
+        customer: who the order is for
+        lines: the ordered lines, in the order they are printed
+    """
+
+    reference: {camel}Code
+    customer: {camel}Customer
+    lines: list[{camel}Line]
+    total: NotRequired[Money]
+    """The expected total; checked against the lines when given."""
+    status: NotRequired[{camel}Status]
+
+
+@dataclass
+class {camel}Schedule:
+    """When and how often a {domain} job runs.
+
+    Attributes:
+        window: the days the job may run on
+        every: the time between two runs; once when not given
+    """
+
+    window: {camel}Window
+    every: dt.timedelta | None = None
+    priority: {camel}Priority | None = None
+    """How urgent the job is; the account's default when not given."""
+    status: {camel}Status | None = None
+    """The state the job starts in."""
+    note: str | None = None
 
 
 class {camel}Point(NamedTuple):
@@ -490,6 +565,7 @@ class _Builder:
         self.other: dict[str, set[str]] = {}  # another domain's types module -> names
         self.local: list[str] = []  # module-local class definitions
         self.local_enum: str | None = None  # the first member of the module's Channel enum, once written
+        self.local_int_enum: str | None = None  # likewise for its int-valued Tier enum
         self.local_dict = False  # whether the module's Change TypedDict is written
 
     # Each kind returns a parameter named from ``name`` options; the caller keeps names unique.
@@ -521,7 +597,11 @@ class _Builder:
             (2, self.p_kind),
             (1, self.p_other_domain),
             (2, self.p_local_enum),
+            (1, self.p_local_int_enum),
             (1, self.p_local_dict),
+            (2, self.p_order),
+            (2, self.p_schedule),
+            (2, self.p_audit),
         ]
 
     def pick(self, options: tuple[str, ...]) -> str:
@@ -739,6 +819,38 @@ class _Builder:
             self.local_enum = members[0]
         return _Param("channel", "Channel", f"Channel.{self.local_enum}", "how to deliver the notice")
 
+    def p_local_int_enum(self) -> _Param:
+        if self.local_int_enum is None:
+            self.imports.add("Enum")
+            members = [("BRONZE", 1), ("SILVER", 2), ("GOLD", 3), ("PLATINUM", 4)][: 2 + self.rng.randrange(3)]
+            body = _members(self.rng, members)
+            self.local.append(
+                "class Tier(int, Enum):\n"
+                f'    """The service tier of a {self.noun.replace("_", " ")}.\n\n'
+                '    Higher tiers get faster answers and longer retention.\n    """\n\n'
+                f"{body}\n"
+            )
+            self.local_int_enum = members[0][0]
+        if self.rng.random() < 0.5:
+            return _Param("tier", "Tier", f"Tier.{self.local_int_enum}", "the service tier to apply")
+        return _Param("tier", "Tier | None", "None", "the service tier; the account's own when not given")
+
+    def p_order(self) -> _Param:
+        self.types.add(f"{self.domain.camel}Order")
+        if self.rng.random() < 0.6:
+            return _Param("order", f"{self.domain.camel}Order", None, "the order, with its customer and\n    lines")
+        return _Param("orders", f"list[{self.domain.camel}Order]", None, "the orders to process, at most 50")
+
+    def p_schedule(self) -> _Param:
+        self.types.add(f"{self.domain.camel}Schedule")
+        if self.rng.random() < 0.5:
+            return _Param("schedule", f"{self.domain.camel}Schedule", None, "when the job runs")
+        return _Param("schedule", f"{self.domain.camel}Schedule | None", "None", None)  # its docstring describes it
+
+    def p_audit(self) -> _Param:
+        self.common.add("Audit")
+        return _Param("audit", "Audit | None", "None", "who asks for this and why; recorded with the\n    change")
+
     def p_local_dict(self) -> _Param:
         if not self.local_dict:
             self.imports.add("TypedDict")
@@ -850,7 +962,22 @@ def _declare(p: _Param) -> str:
 
 
 _TOOL_COUNTS: Final = (1, 2, 3, 4, 5)
-_TOOL_WEIGHTS: Final = (24, 33, 23, 13, 7)
+_TOOL_WEIGHTS: Final = (20, 32, 25, 15, 8)
+
+
+def _decorator(rng: random.Random, verb: str, noun: str, index: int, domain: _Domain) -> str:
+    roll = rng.random()
+    if roll < 0.6:
+        return "@toolcall.tool"
+    if roll < 0.8:
+        return "@tool"
+    if roll < 0.93:
+        return f'@toolcall.tool(name="{verb}-{noun.replace("_", "-")}-{index}")'
+    return f'@toolcall.tool(description="{_SUMMARIES[verb].format(noun=noun, domain=domain.name)}")'
+
+
+def _tool_name(verb: str, noun: str, index: int) -> str:
+    return f"{verb}_{noun}{'s' if verb in ('list', 'search', 'export', 'count', 'summarize') else ''}_{index}"
 
 
 def _module(
@@ -866,21 +993,26 @@ def _module(
     verbs = rng.sample(_VERBS, count)
     parts = []
     for position, verb in enumerate(verbs):
-        name = f"{verb}_{noun}{'s' if verb in ('list', 'search', 'export', 'count', 'summarize') else ''}_{index}"
         extra: list[_Param] = []
         if clash is not None and position == 0:
             extra.append(builder.optional_literal("stage", clash[0], optional=clash[1]))
-        roll = rng.random()
-        if roll < 0.6:
-            decorator = "@toolcall.tool"
-        elif roll < 0.8:
-            decorator = "@tool"
-        elif roll < 0.93:
-            decorator = f'@toolcall.tool(name="{verb}-{noun.replace("_", "-")}-{index}")'
-        else:
-            decorator = f'@toolcall.tool(description="{_SUMMARIES[verb].format(noun=noun, domain=domain.name)}")'
-        text, _ = _tool(builder, name, verb, extra, decorator)
+        decorator = _decorator(rng, verb, noun, index, domain)
+        text, _ = _tool(builder, _tool_name(verb, noun, index), verb, extra, decorator)
         parts.append(text)
+    own = {name: set(names) for name, names in builder.other.items()}
+    own.setdefault(domain.name, set()).update(builder.types)
+    title = f"Tools for {domain.name} {noun.replace('_', ' ')}s."
+    about = (
+        f"Each tool here talks to the {domain.name} service on the caller's behalf. "
+        "Errors from the service are returned to the model as data, never raised past the dispatcher."
+    )
+    return _assemble(builder, title, about, future, own, parts), count
+
+
+def _assemble(
+    builder: _Builder, title: str, about: str, future: bool, own: dict[str, set[str]], parts: list[str]
+) -> str:
+    """A tool module's text: docstring, imports (``own``: names from each ``types_`` module), local classes, tools."""
     imports = sorted(_IMPORTS[key] for key in builder.imports)
     stdlib = [line for line in imports if not line.startswith("from toolcall")]
     typing_names = sorted(line.rpartition(" ")[2] for line in stdlib if line.startswith("from typing import"))
@@ -891,36 +1023,37 @@ def _module(
     toolcall_lines = ["import toolcall"]
     names = sorted({"tool"} | ({"Param"} if "Param" in builder.imports else set()))
     toolcall_lines.append(f"from toolcall import {', '.join(names)}")
-    own = []
+    lines = []
     if builder.common:
-        own.append(f"from {PACKAGE}.types_.common import {', '.join(sorted(builder.common))}")
-    for other in sorted(builder.other):
-        own.append(f"from {PACKAGE}.types_.{other} import {', '.join(sorted(builder.other[other]))}")
-    if builder.types:
-        own.append(f"from {PACKAGE}.types_.{domain.name} import {', '.join(sorted(builder.types))}")
-    own.sort()
-    head = [
-        f'"""Tools for {domain.name} {noun.replace("_", " ")}s.',
-        "",
-        _fill(
-            f"Each tool here talks to the {domain.name} service on the caller's behalf. "
-            "Errors from the service are returned to the model as data, never raised past the dispatcher.",
-            "",
-        ),
-        '"""',
-        "",
-    ]
+        lines.append(f"from {PACKAGE}.types_.common import {', '.join(sorted(builder.common))}")
+    for module in sorted(own):
+        if own[module]:
+            lines.append(f"from {PACKAGE}.types_.{module} import {', '.join(sorted(own[module]))}")
+    lines.sort()
+    head = [f'"""{title}', "", _fill(about, ""), '"""', ""]
     if future:
         head += ["from __future__ import annotations", ""]
     if stdlib:
         head += [*stdlib, ""]
     head += toolcall_lines
-    if own:
-        head += ["", *own]
+    if lines:
+        head += ["", *lines]
     text = "\n".join(head) + "\n"
     for local in builder.local:
         text += "\n\n" + local
-    return text + "".join(parts), count
+    return text + "".join(parts)
+
+
+def _write_types(write: Callable[[str, str], None], rng: random.Random) -> list[str]:
+    """The package's ``__init__`` files and shared type modules; the type modules' names."""
+    write("__init__.py", '"""Generated tools of a fictional company, for tests and benchmarks."""\n')
+    write("types_/__init__.py", '"""Types the tool modules share."""\n')
+    write("types_/common.py", _COMMON.format(region_members=_members(rng, _REGIONS)))
+    type_modules = [f"{PACKAGE}.types_.common"]
+    for position, domain in enumerate(_DOMAINS):
+        write(f"types_/{domain.name}.py", _domain_types(rng, domain, future=position % 2 == 0))
+        type_modules.append(f"{PACKAGE}.types_.{domain.name}")
+    return type_modules
 
 
 def write_corpus(root: Path, *, modules: int, seed: int = 0) -> Corpus:
@@ -938,13 +1071,8 @@ def write_corpus(root: Path, *, modules: int, seed: int = 0) -> Corpus:
         written += len(text.encode())
 
     (package / "types_").mkdir(parents=True, exist_ok=True)
-    write("__init__.py", '"""Generated tools of a fictional company, for tests and benchmarks."""\n')
-    write("types_/__init__.py", '"""Types the tool modules share."""\n')
-    write("types_/common.py", _COMMON.format(region_members=_members(rng, _REGIONS)))
-    type_modules = [f"{PACKAGE}.types_.common"]
-    for position, domain in enumerate(_DOMAINS):
-        write(f"types_/{domain.name}.py", _domain_types(rng, domain, future=position % 2 == 0))
-        type_modules.append(f"{PACKAGE}.types_.{domain.name}")
+    type_modules = _write_types(write, rng)
+    for domain in _DOMAINS:
         (package / domain.name).mkdir(exist_ok=True)
         write(f"{domain.name}/__init__.py", f'"""Tools of the {domain.name} domain."""\n')
 
@@ -976,3 +1104,70 @@ def write_corpus(root: Path, *, modules: int, seed: int = 0) -> Corpus:
         OrderClash(names[a], names[b], tuple(clash_of[a][0]), tuple(clash_of[b][0]), clash_of[a][1]) for a, b in pairs
     )
     return Corpus(root, PACKAGE, tuple(names), tuple(type_modules), tools, clashes, written)
+
+
+@dataclass(frozen=True)
+class LargeModule:
+    """What ``write_large_module`` wrote."""
+
+    root: Path
+    #: The package's name (a directory under ``root``).
+    package: str
+    #: The tool module's dotted name.
+    module: str
+    #: The tool module's file.
+    path: Path
+    #: How many ``@tool`` functions the module holds.
+    tools: int
+    #: The modules of shared types the tools use.
+    type_modules: tuple[str, ...]
+    #: Bytes of the tool module's source.
+    source_bytes: int
+
+
+#: The module name of ``write_large_module``'s tool module, in the package.
+LARGE_MODULE: Final = "catalog"
+
+
+def write_large_module(root: Path, *, tools: int, seed: int = 0) -> LargeModule:
+    """Write ``acme_tools`` with one tool module of ``tools`` tools under ``root``; deterministic in ``seed``.
+
+    The package has the shared type modules of ``write_corpus`` and one
+    module, ``acme_tools.catalog``, whose tools go round the domains and
+    their nouns: each tool is made as a ``write_corpus`` tool of that
+    domain (the same parameter kinds, docstrings and decorators), so the
+    module imports the types of every domain, and its module-local
+    ``Channel``, ``Tier`` and ``Change`` classes are shared by all its tools.
+    """
+    if tools < 1:
+        raise ValueError("tools must be at least 1")
+    rng = random.Random(seed)
+    package = root / PACKAGE
+    (package / "types_").mkdir(parents=True, exist_ok=True)
+
+    def write(relative: str, text: str) -> None:
+        (package / relative).write_text(text, encoding="utf-8")
+
+    type_modules = _write_types(write, rng)
+    builder = _Builder(rng, _DOMAINS[0], _DOMAINS[0].nouns[0], 0)
+    own: dict[str, set[str]] = {}
+    parts = []
+    for index in range(tools):
+        domain = _DOMAINS[index % len(_DOMAINS)]
+        noun = domain.nouns[(index // len(_DOMAINS)) % len(domain.nouns)]
+        builder.domain, builder.noun, builder.index = domain, noun, index
+        verb = rng.choice(_VERBS)
+        text, _ = _tool(builder, _tool_name(verb, noun, index), verb, [], _decorator(rng, verb, noun, index, domain))
+        parts.append(text)
+        own.setdefault(domain.name, set()).update(builder.types)
+        builder.types.clear()
+    for name, names in builder.other.items():
+        own.setdefault(name, set()).update(names)
+    about = (
+        f"{tools:,} tools over every domain, in one module: each talks to its domain's service on the caller's "
+        "behalf. Errors from a service are returned to the model as data, never raised past the dispatcher."
+    )
+    text = _assemble(builder, "The whole tool catalog of the company.", about, rng.random() < 0.5, own, parts)
+    path = package / f"{LARGE_MODULE}.py"
+    write(path.name, text)
+    return LargeModule(root, PACKAGE, f"{PACKAGE}.{LARGE_MODULE}", path, tools, tuple(type_modules), len(text.encode()))

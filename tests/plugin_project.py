@@ -14,9 +14,10 @@ import sys
 import textwrap
 from importlib.metadata import version
 from pathlib import Path
+from typing import Any
 
 from tests.mypy_settings import PYPROJECT_OVERRIDES
-from toolcall._cache.tables import unpack
+from toolcall import _ir as ir
 
 MYPY = tuple(int(part) for part in version("mypy").split("+")[0].split(".")[:2])
 # From mypy 2.4 the plugin learns when a module has been checked (get_additional_indirect_deps),
@@ -106,13 +107,25 @@ class Project:
         return result
 
     def content(self) -> dict[str, object]:
-        """The cache file's content, its tables resolved (as the loader reads it)."""
-        return unpack(json.loads(self.cache.read_text(encoding="utf-8")))
+        """The cache file's content, parsed."""
+        return json.loads(self.cache.read_text(encoding="utf-8"))
 
     def tool_names(self) -> list[str]:
+        return [tool.name if isinstance(tool, ir.Tool) else tool for tool in self.tools()]
+
+    def tools(self) -> list[ir.Tool | str]:
+        """Each entry of the cache file: its IR, or the name of a tool the plugin refused."""
         tools = self.content()["tools"]
         assert isinstance(tools, list)
-        return [entry["name"] for entry in tools]
+        return [ir.from_json(entry["ir"]) if "ir" in entry else entry["name"] for entry in tools]
+
+    def properties(self, tool: str) -> dict[str, Any]:
+        """The ``describe`` properties of a tool, rendered from the IR its cache entry holds."""
+        from toolcall._render.definitions import parameters_schema
+
+        (found,) = [t for t in self.tools() if isinstance(t, ir.Tool) and t.name == tool]
+        properties: dict[str, Any] = parameters_schema(found)["properties"]
+        return properties
 
 
 def environment() -> dict[str, str]:

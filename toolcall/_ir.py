@@ -65,7 +65,7 @@ def canonical_json(value: object) -> str:
 
 
 #: Bumped whenever the meaning or shape of the IR changes; caches written with another version are stale.
-IR_VERSION: Final = 1
+IR_VERSION: Final = 2
 
 PrimitiveName = Literal[
     "str",
@@ -408,23 +408,24 @@ _RECORD_CLASSES: dict[str, type[Any]] = {
 
 
 def to_json(value: Any) -> Any:
-    """Encode an IR object (a ``Tool``, a node, ...) as plain JSON data.
+    """Encode an IR object (a ``Tool``, a node, ...) as compact JSON data.
 
-    Type nodes carry their ``kind``; records are plain objects whose fields
-    are known from their position in the tree. Unset optional fields are
-    omitted, so the encoding stays small.
+    A record is the array of its fields in declaration order, with the
+    trailing ones that hold their defaults left out; a type node is the same
+    array after its ``kind`` (``["array", "str"]``), a ``Primitive`` only its
+    name (``"str"``), a ``Default`` only its JSON text. The positions say what
+    each value is, so a cache file holds no key names (most of its bytes
+    were), and decoding calls each class with its fields in order.
     """
     cls = type(value)
-    layout = _LAYOUTS.get(cls)
+    if cls is Primitive:
+        return value.name
+    if cls is Default:
+        return value.json
+    layout = _LAYOUTS.get(cls) or _layout(cls)
     if layout is not None:
         return _record_json(value, layout)
     if cls is tuple:
-        return [to_json(v) for v in value]
-    if cls in _SCALARS:
-        return value
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        return _record_json(value, _layout(cls))
-    if isinstance(value, tuple):
         return [to_json(v) for v in value]
     return value
 
@@ -432,43 +433,53 @@ def to_json(value: Any) -> Any:
 #: Per record class: its ``kind`` (or ``None``) and each field's name and default (or ``MISSING``).
 _Layout = tuple[Union[str, None], tuple[tuple[str, Any], ...]]
 _LAYOUTS: dict[type[Any], _Layout] = {}
-_SCALARS: frozenset[type[Any]] = frozenset((str, int, float, bool, type(None)))
 
 
-def _layout(cls: type[Any]) -> _Layout:
+def _layout(cls: type[Any]) -> _Layout | None:
+    if not dataclasses.is_dataclass(cls):
+        return None
     kind = getattr(cls, "kind", None)
     fields = tuple((f.name, f.default) for f in dataclasses.fields(cls))
     layout = _LAYOUTS[cls] = (kind if isinstance(kind, str) else None, fields)
     return layout
 
 
-def _record_json(value: Any, layout: _Layout) -> dict[str, Any]:
+def _record_json(value: Any, layout: _Layout) -> list[Any]:
     kind, fields = layout
-    out: dict[str, Any] = {} if kind is None else {"kind": kind}
-    for name, default in fields:
-        item = getattr(value, name)
-        if default is not dataclasses.MISSING and type(item) is type(default) and item == default:
-            continue
-        out[name] = to_json(item)
-    return out
+    items = [getattr(value, name) for name, _ in fields]
+    while items:
+        default = fields[len(items) - 1][1]
+        last = items[-1]
+        if default is dataclasses.MISSING or type(last) is not type(default) or last != default:
+            break
+        items.pop()
+    out = [to_json(item) for item in items]
+    return out if kind is None else [kind, *out]
 
 
 def from_json(data: Any, record: type[Any] = Tool) -> Any:
-    """Decode what ``to_json`` produced; ``record`` is the expected class at the root."""
+    """Decode what ``to_json`` produced; ``record`` is the expected class at the root.
+
+    ``ValueError`` where ``data`` is not of that encoding; the values of the
+    fields are not checked here (the cache loader checks them all).
+    """
     return _decode(data, record)
 
 
 def _decode(data: Any, cls: type[Any]) -> Any:
-    if isinstance(data, dict) and cls is _AnyNode:
-        cls = _NODE_CLASSES.get(data.get("kind"), _AnyNode)  # type: ignore[arg-type]
-    if not (isinstance(data, dict) and dataclasses.is_dataclass(cls)):
+    if cls is _AnyNode:
+        if type(data) is str:
+            return Primitive(data)  # type: ignore[arg-type]  # the name is checked with the other fields
+        if type(data) is not list or not data or type(data[0]) is not str or data[0] not in _NODE_CLASSES:
+            raise ValueError(f"cannot decode {_short(data)} as a type node")
+        cls, data = _NODE_CLASSES[data[0]], data[1:]
+    elif cls is Default and type(data) is str:
+        return Default(data)
+    specs = _FIELD_SPECS[cls]
+    if type(data) is not list or len(data) > len(specs):
         raise ValueError(f"cannot decode {_short(data)} as {cls.__name__}")
-    kwargs: dict[str, Any] = {}
-    for f in dataclasses.fields(cls):
-        if f.name in data:
-            kwargs[f.name] = _decode_field(data[f.name], _FIELD_TYPES[cls.__name__].get(f.name))
     try:
-        return cls(**kwargs)
+        return cls(*[_decode_field(item, spec) for item, spec in zip(data, specs[: len(data)], strict=True)])
     except TypeError as exc:  # a required field is missing
         raise ValueError(f"cannot decode {_short(data)} as {cls.__name__}: {exc}") from None
 
@@ -484,11 +495,11 @@ class _AnyNode:
 
 def _decode_field(data: Any, spec: tuple[str, type[Any]] | None) -> Any:
     if spec is None:
-        return tuple(data) if isinstance(data, list) else data
+        return tuple(data) if type(data) is list else data
     shape, cls = spec
     if shape == "one":
-        return _decode(data, cls)
-    if not isinstance(data, list):
+        return None if data is None else _decode(data, cls)
+    if type(data) is not list:
         raise ValueError(f"cannot decode {_short(data)} as a list of {cls.__name__}")
     return tuple(_decode(item, cls) for item in data)
 
@@ -517,4 +528,10 @@ _FIELD_TYPES: dict[str, dict[str, tuple[str, type[Any]]]] = {
         "defs": ("many", NamedType),
         "returns": ("one", _AnyNode),
     },
+}
+
+#: Per record class, each field's nested IR spec (or ``None``), in declaration order: what ``_decode`` reads.
+_FIELD_SPECS: dict[type[Any], tuple[tuple[str, type[Any]] | None, ...]] = {
+    cls: tuple(_FIELD_TYPES[cls.__name__].get(f.name) for f in dataclasses.fields(cls))
+    for cls in (*_NODE_CLASSES.values(), *_RECORD_CLASSES.values())
 }

@@ -35,7 +35,6 @@ from mypy.options import Options
 from mypy.plugin import CheckerPluginInterface, FunctionContext, MethodContext, Plugin, ReportConfigContext
 from mypy.types import Type
 
-from toolcall._cache.variants import VARIANTS
 from toolcall_mypy import _config as config
 from toolcall_mypy import _report as report
 from toolcall_mypy._cache.files import Orphans, installed
@@ -221,7 +220,9 @@ class ToolcallPlugin(Plugin):
             return
         self._report_duplicate(api, module, (tool.name, tool.qualname), arguments.expression)
         files = _source_files(checker, module, api.path, collected.dependencies)
-        checked, entry = self._checked(module, api.path, tool, tuple(files), local, clean=not collected.findings)
+        checked, entry = self._checked(
+            module, api.path, tool, tuple(sorted(files)), local, clean=not collected.findings
+        )
         if self._settings.strict:
             # A parameter already reported (no annotation, no schema) is not reported again for strict mode.
             reported = {f.finding.parameter for f in collected.findings if f.finding.parameter is not None}
@@ -305,24 +306,27 @@ class ToolcallPlugin(Plugin):
     def _checked(
         self, module: str, path: str, tool: ir.Tool, sources: tuple[str, ...], local: bool, *, clean: bool
     ) -> tuple[reuse.Checked, dict[str, Any] | None]:
-        """The tool's strict findings and entry: as its module's file records them (entry ``None``), or rendered.
+        """The tool's strict findings (as its module's file records them, or rendered) and its cache entry.
 
         ``clean``: the analysis reported nothing about the tool.
         """
         from toolcall_mypy._cache import reuse
 
         digest = reuse.ir_sha256(tool)
-        if not self._settings.strict and not self._settings.cache:
-            return reuse.Checked(digest, sources, (), clean), None  # nothing would read what rendering gives
+        entry = None
+        if self._settings.cache and not local:
+            from toolcall._cache import file_format
+
+            entry = file_format.tool_entry(tool, sources)
+        if not self._settings.strict:
+            return reuse.Checked(digest, sources, (), clean), entry  # nothing would read the findings
         recorded = None if local else self._store.recorded(module, path, tool.qualname, digest)
         if recorded is not None:
-            return reuse.Checked(digest, sources, recorded, clean), None
-        from toolcall._cache import file_format
+            return reuse.Checked(digest, sources, recorded, clean), entry
         from toolcall._render.definitions import render_variants  # not imported where every file is current
-        from toolcall_mypy._analysis.strict_findings import strict_findings
+        from toolcall_mypy._analysis.strict_findings import STRICT_VARIANTS, strict_findings
 
-        rendered = render_variants(tool, VARIANTS, copies=False)  # for the findings and the file
-        entry = file_format.tool_entry(tool, sources, rendered)
+        rendered = render_variants(tool, STRICT_VARIANTS, copies=False)  # for the findings only
         return reuse.Checked(digest, sources, strict_findings(tool, rendered), clean), entry
 
     def _module_sources(self, module: str, path: str) -> Sources:

@@ -64,7 +64,7 @@ with warnings.catch_warnings(record=True) as caught:
     import app.tools as tools
     from toolcall._toolset.toolset import as_toolset, loaded_tools
     emitted = toolcall.emit(tools, "openai")
-    from_cache = [t.cached is not None for t in loaded_tools(as_toolset(tools))]
+    from_cache = [t.cached for t in loaded_tools(as_toolset(tools))]
     result = toolcall.run(tools, "add", json.loads(sys.argv[1]))
 add = emitted[0]["function"]
 print(json.dumps({
@@ -251,7 +251,7 @@ def test_two_files_recording_different_digests_of_one_source_are_judged_each(inv
             toolcall.emit(app.tools, "openai")
             toolcall.emit(app.more, "openai")
         modules = (app.tools, app.more)
-        served = {m.__name__: [t.cached is not None for t in loaded_tools(as_toolset(m))] for m in modules}
+        served = {m.__name__: [t.cached for t in loaded_tools(as_toolset(m))] for m in modules}
         print(json.dumps([served, [str(w.message) for w in caught]]))
         """
     )

@@ -23,6 +23,7 @@ import pytest
 
 from tests.mypy_settings import INI, PYPROJECT_OVERRIDES
 from tests.paths import ROOT
+from toolcall import _ir as ir
 
 MYPY = tuple(int(part) for part in version("mypy").split("+")[0].split(".")[:2])
 #: mypy's own cache for check, under the project.
@@ -171,7 +172,8 @@ def test_writes_the_caches_and_not_the_projects_mypy_cache(
 ) -> None:
     root, _ = mixed
     cache = json.loads((root / CACHE).read_text(encoding="utf-8"))
-    assert (cache["module"], [tool["name"] for tool in cache["tools"]]) == ("app.tools", ["greet", "echo", "shout"])
+    names = [entry["name"] if "refused" in entry else ir.from_json(entry["ir"]).name for entry in cache["tools"]]
+    assert (cache["module"], names) == ("app.tools", ["greet", "echo", "shout"])
     assert not (root / "app/__toolcall__/models.json").exists()
     assert not (root / ".mypy_cache").exists()
     assert (root / SCRATCH / "mypy").is_dir()

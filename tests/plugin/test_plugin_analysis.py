@@ -304,20 +304,11 @@ def test_pep695_without_source_agrees_with_the_recorded_runtime_ir() -> None:
     assert not errors
     tree = collected[("tests.corpus.pep695", "total")].tool
     assert tree is not None
-    assert ir.to_json(tree.parameters[0].type) == {"kind": "ref", "name": "Tree"}
-    assert ir.to_json(tree.defs[0]) == {
-        "name": "Tree",
-        "type": {
-            "kind": "union",
-            "options": [
-                {"kind": "primitive", "name": "int"},
-                {"kind": "array", "items": {"kind": "ref", "name": "Tree"}},
-            ],
-        },
-    }
+    assert tree.parameters[0].type == ir.RefType("Tree")
+    assert tree.defs[0] == ir.NamedType("Tree", ir.UnionType((ir.Primitive("int"), ir.ArrayType(ir.RefType("Tree")))))
     first = collected[("tests.corpus.pep695", "first")].tool
     assert first is not None
-    assert ir.to_json(first.parameters[0].type) == {"kind": "array", "items": {"kind": "primitive", "name": "str"}}
+    assert first.parameters[0].type == ir.ArrayType(ir.Primitive("str"))
     assert first.description == "The first item."
 
 
@@ -379,12 +370,9 @@ def test_parameter_findings_at_their_lines(check: Callable[[str], dict[str, Coll
     assert message(collected, "a") == "has no annotation, so its schema is {} (any JSON value); annotate it"
     assert "documents 'c', which is not a parameter" in message(collected, None)
     assert collected.tool is not None
-    assert ir.to_json(collected.tool.parameters[0]) == {
-        "name": "a",
-        "kind": "positional_or_keyword",
-        "type": {"kind": "any", "origin": "unannotated"},
-        "description": "documented",
-    }
+    assert collected.tool.parameters[0] == ir.Parameter(
+        "a", "positional_or_keyword", ir.AnyType("unannotated"), description="documented"
+    )
 
 
 def test_type_findings_at_their_lines(check: Callable[[str], dict[str, Collected]]) -> None:

@@ -21,8 +21,8 @@ import pytest
 pytest.importorskip("mypy")
 
 from tests.plugin_project import FINISH_HOOK, MYPY, MYPY_TABLE, PYPROJECT, Project, environment, rechecked, wrote
+from toolcall import _ir as ir
 from toolcall._cache import file_format
-from toolcall._cache.tables import unpack
 
 # A mypy run whose plugin token differs, as after a toolcall upgrade.
 BUMPED = (
@@ -47,7 +47,7 @@ def test_cold_run_writes_the_cache(project: Project, reference: bytes) -> None:
     assert text.endswith("}\n")
     written = json.loads(text)
     del written["content_sha256"]
-    assert file_format.dumps(unpack(written)) == text  # the writer's layout, as it reads back
+    assert file_format.dumps(written) == text  # the writer's layout, as it reads back
 
 
 def test_the_runtime_accepts_what_the_plugin_wrote(project: Project) -> None:
@@ -104,8 +104,7 @@ def test_edited_module_regenerates_its_cache(project: Project, tmp_path: Path) -
     project.edit("def get_weather(city: str, days: int = 3)", "def get_weather(city: str, days: int = 5)")
     result = project.mypy()
     assert wrote(result)
-    (entry,) = [t for t in project.content()["tools"] if t["name"] == "get_weather"]  # type: ignore[attr-defined]
-    assert entry["describe"]["parameters"]["properties"]["days"]["default"] == 5
+    assert project.properties("get_weather")["days"]["default"] == 5
     edited = project.cache.read_bytes()
     # the same source, checked cold elsewhere, gives the same bytes
     other = Project(tmp_path / "other")
@@ -154,10 +153,9 @@ def test_providers_that_describe_nothing_stay_out_of_the_ir(project: Project) ->
         "from toolcall import tool\n\nfrom app.money import MoneyTypes\n\ntoolcall.use_types(MoneyTypes)\n",
     )
     project.mypy()
-    tools = project.content()["tools"]
-    assert isinstance(tools, list)
+    tools = project.tools()
     assert len(tools) == 2
-    assert all("providers" not in entry["ir"] for entry in tools)
+    assert all(isinstance(tool, ir.Tool) and tool.providers == () for tool in tools)
 
 
 def test_module_that_cannot_resolve_toolcall_keeps_its_file(project: Project, reference: bytes) -> None:
@@ -270,8 +268,7 @@ def test_dmypy_picks_up_edits(project: Project, reference: bytes) -> None:
         run()
         project.write("app/kinds.py", "Value = int\n")
         run()
-        entry = project.content()["tools"][1]  # type: ignore[index]
-        assert entry["describe"]["parameters"]["properties"]["value"] == {"type": "integer"}
+        assert project.properties("convert")["value"] == {"type": "integer"}
         assert project.tool_names() == ["get_weather", "convert"]
         project.edit('@tool(name="convert", description="Convert a temperature.")\n', "")
         run()

@@ -7,6 +7,7 @@ the plugin sees every tool.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from itertools import count
 from pathlib import Path
@@ -18,7 +19,6 @@ pytest.importorskip("mypy")
 from tests.plugin_project import FINISH_HOOK, PYPROJECT, Project
 from toolcall import _ir as ir
 from toolcall._cache import file_format
-from toolcall._cache.tables import unpack
 from toolcall._findings import STRICT, Finding
 from toolcall_mypy._cache import reuse
 
@@ -61,7 +61,7 @@ def cold_output(project: Project) -> list[str]:
 
 def reseal(path: Path, change: dict[str, object]) -> None:
     """Rewrite a cache file with top-level fields changed, sealed again as the writer seals it."""
-    content = unpack(json.loads(path.read_text(encoding="utf-8")))
+    content = json.loads(path.read_text(encoding="utf-8"))
     del content["content_sha256"]
     path.write_text(file_format.dumps(content | change), encoding="utf-8")
 
@@ -137,7 +137,7 @@ def test_a_cold_run_over_current_files_analyses_no_clean_tool(project: Project, 
     assert analysed(project) == []
     project.write("app/kinds.py", "Value = int  # now a whole number\n")
     assert analysed(project) == ["convert_units"]
-    assert project.content()["tools"][1]["describe"]["parameters"]["properties"]["value"] == {"type": "integer"}  # type: ignore[index]
+    assert project.properties("convert")["value"] == {"type": "integer"}
 
 
 def test_a_tool_with_findings_is_analysed_on_every_run(project: Project) -> None:
@@ -169,7 +169,9 @@ def test_a_forged_record_is_not_trusted_without_the_seal(project: Project, refer
     # The record says convert's IR is get_weather's: only a broken seal stops the plugin believing it.
     project.mypy()
     content = json.loads(project.cache.read_text(encoding="utf-8"))
-    content["tools"][1] = content["tools"][0] | {"qualname": "convert_units"}
+    weather = ir.from_json(content["tools"][0]["ir"])
+    assert ir.from_json(content["tools"][1]["ir"]).qualname == "convert_units"
+    content["tools"][1]["ir"] = ir.to_json(dataclasses.replace(weather, qualname="convert_units"))
     project.cache.write_text(json.dumps(content, sort_keys=True, indent=2) + "\n", encoding="utf-8")
     cold(project)
     assert project.cache.read_bytes() == reference
@@ -198,13 +200,17 @@ def test_a_changed_type_in_another_module_renders_that_tool_again(project: Proje
     project.mypy()
     project.write("app/kinds.py", "Value = int\n")
     cold(project)
-    entry = project.content()["tools"][1]  # type: ignore[index]
-    assert entry["describe"]["parameters"]["properties"]["value"] == {"type": "integer"}
+    assert project.properties("convert")["value"] == {"type": "integer"}
     other = Project(tmp_path / "other")
     for name in ("app/tools.py", "app/kinds.py"):
         other.write(name, (project.root / name).read_text(encoding="utf-8"))
     other.mypy()
     assert other.cache.read_bytes() == project.cache.read_bytes()
+
+
+#: Positions in a ``checked`` record (``reuse.checked_block``) and in each of its strict findings.
+RECORD_QUALNAME, RECORD_IR_SHA256, RECORD_SOURCES, RECORD_CLEAN, RECORD_STRICT = range(5)
+FINDING_TOOL, FINDING_PARAMETER, FINDING_PATH, FINDING_MESSAGE = range(4)
 
 
 def test_strict_findings_are_reported_from_the_record(project: Project) -> None:
@@ -214,11 +220,13 @@ def test_strict_findings_are_reported_from_the_record(project: Project) -> None:
     assert cold_output(project) == first  # the same findings, now from the record
     path = project.root / "app" / "__toolcall__" / "bounded.json"
     content = json.loads(path.read_text(encoding="utf-8"))
-    recorded = content["checked"]["tools"][0]["strict"]
+    (record,) = content["checked"]["tools"]  # [qualname, ir_sha256, sources, clean, strict]
+    assert record[RECORD_QUALNAME] == "pick"
+    recorded = record[RECORD_STRICT]
     assert recorded
-    assert all(f["parameter"] == "n" and f["tool"] == "pick" for f in recorded)
+    assert all(f[FINDING_TOOL] == "pick" and f[FINDING_PARAMETER] == "n" for f in recorded)
     for found in recorded:
-        found["message"] = "recorded, not rendered"
+        found[FINDING_MESSAGE] = "recorded, not rendered"
     reseal(path, {"checked": content["checked"]})
     assert any("pick.n: recorded, not rendered  [toolcall-strict]" in line for line in cold_output(project))
 
@@ -227,24 +235,46 @@ def test_other_renderers_render_everything_again(project: Project, reference: by
     project.mypy()
     assert "toolcall: wrote" in project.mypy("--cache-dir", fresh_cache(project), start=OTHER_RENDERER).stderr
     assert project.content()["checked"]["renderer"] == "another build"  # type: ignore[index]
-    assert project.content()["tools"] == unpack(json.loads(reference))["tools"]
+    assert project.content()["tools"] == json.loads(reference)["tools"]
     assert "toolcall: wrote" in cold(project)  # and back
     assert project.cache.read_bytes() == reference
 
 
 TOOL = ir.Tool(name="t", module="app.tools", qualname="t", description="", parameters=())
+FOUND = (Finding(STRICT, "lost", "t", "x", ("a", 1)),)
 
 
-def _file(tmp_path: Path, module: str = "app.tools", checked: dict[str, object] | None = None) -> Path:
-    tool = TOOL
-    found = (Finding(STRICT, "lost", "t", "x", ("a", 1)),)
-    recorded = [("t", reuse.Checked(reuse.ir_sha256(tool), (module,), found))]
-    block = checked or reuse.checked_block(recorded, {module: "tools.py"}, "a")
-    sources = {module: {"sha256": "f" * 64, "tokens": None}}
-    content = file_format.module_content(module, sources, [file_format.tool_entry(tool, [module])], block)
+def _file(
+    tmp_path: Path, module: str = "app.tools", checked: dict[str, object] | None = None, also: tuple[str, ...] = ()
+) -> Path:
+    """A cache file of ``module`` with ``TOOL``, whose schema comes from ``module`` and the modules ``also``."""
+    names = (module, *also)
+    table = sorted(names)
+    recorded = [("t", reuse.Checked(reuse.ir_sha256(TOOL), names, FOUND))]
+    block = checked or reuse.checked_block(recorded, table, {name: f"{name[4:]}.py" for name in table}, "a")
+    sources = {name: {"sha256": "f" * 64, "tokens": None} for name in names}
+    content = file_format.module_content(module, sources, [file_format.tool_entry(TOOL, names)], block)
     path = tmp_path / "tools.json"
     path.write_text(file_format.dumps(content), encoding="utf-8")
     return path
+
+
+def test_a_record_is_one_array_per_tool_with_its_sources_as_indexes(tmp_path: Path) -> None:
+    digest = reuse.ir_sha256(TOOL)
+    assert len(digest) == 32
+    assert int(digest, 16) >= 0  # hex digits
+    checked = reuse.Checked(digest, ("app.tools", "app.kinds"), FOUND, clean=False)
+    block = reuse.checked_block([("t", checked)], ["app.kinds", "app.tools"], {"app.kinds": "kinds.py"}, "a")
+    assert block["tools"] == [["t", digest, [0, 1], False, [["t", "x", ["a", 1], "lost"]]]]
+    assert list(block) == ["renderer", "analysis", "files", "tools"]
+    clean = reuse.Checked(digest, ("app.tools",), (), clean=True)
+    block = reuse.checked_block([("t", clean)], ["app.kinds", "app.tools"], {}, "a")
+    assert block["tools"] == [["t", digest, [1], True, []]]
+    content = json.loads(_file(tmp_path, also=("app.kinds",)).read_text(encoding="utf-8"))
+    assert list(content["sources"]) == ["app.kinds", "app.tools"]
+    (record,) = content["checked"]["tools"]
+    assert record[RECORD_SOURCES] == [0, 1]
+    assert [entry["sources"] for entry in content["tools"]] == [[0, 1]]
 
 
 def test_a_record_reads_back_as_written(tmp_path: Path) -> None:
@@ -253,10 +283,20 @@ def test_a_record_reads_back_as_written(tmp_path: Path) -> None:
     assert previous is not None
     assert previous.sources == {"app.tools": {"sha256": "f" * 64, "tokens": None}}
     assert previous.files == {"app.tools": "tools.py"}
-    assert previous.findings("t", reuse.ir_sha256(tool)) == (Finding(STRICT, "lost", "t", "x", ("a", 1)),)
-    assert previous.findings("t", "0" * 64) is None  # another IR
+    assert previous.checked == {"t": reuse.Checked(reuse.ir_sha256(tool), ("app.tools",), FOUND)}
+    assert previous.findings("t", reuse.ir_sha256(tool)) == FOUND
+    assert previous.findings("t", "0" * 32) is None  # another IR
     assert previous.findings("u", reuse.ir_sha256(tool)) is None  # another tool
     assert previous.entry("t") == file_format.tool_entry(tool, ["app.tools"])
+
+
+def test_a_records_source_indexes_read_back_as_the_modules_they_name(tmp_path: Path) -> None:
+    previous = reuse.read_previous(_file(tmp_path, also=("app.kinds", "app.zones")), "app.tools")
+    assert previous is not None
+    assert list(previous.sources) == ["app.kinds", "app.tools", "app.zones"]
+    assert previous.checked["t"].sources == ("app.kinds", "app.tools", "app.zones")
+    entry = previous.entry("t")
+    assert entry == file_format.tool_entry(TOOL, ["app.kinds", "app.tools", "app.zones"])
 
 
 def test_a_released_record_reads_its_entries_again_only_from_the_same_file(tmp_path: Path) -> None:
@@ -267,8 +307,18 @@ def test_a_released_record_reads_its_entries_again_only_from_the_same_file(tmp_p
         previous.release(path)
         assert previous.data == b""
         if edited:  # another file in its place: its entries are not this record's
-            _file(tmp_path, checked=reuse.checked_block([], {"app.tools": "tools.py"}, "other"))
+            _file(tmp_path, checked=reuse.checked_block([], ["app.tools"], {"app.tools": "tools.py"}, "other"))
         assert previous.entry("t") == expected
+
+
+def _recorded(*tools: object) -> dict[str, object]:
+    """A ``checked`` block of these renderers, holding ``tools`` as its records."""
+    return {
+        "renderer": reuse.renderer_digest(),
+        "analysis": "a",
+        "files": {"app.tools": "tools.py"},
+        "tools": list(tools),
+    }
 
 
 @pytest.mark.parametrize(
@@ -277,14 +327,51 @@ def test_a_released_record_reads_its_entries_again_only_from_the_same_file(tmp_p
         pytest.param(lambda: {"renderer": "another build", "tools": []}, id="other-renderers"),
         pytest.param(lambda: {"tools": []}, id="no-renderers"),
         pytest.param(lambda: {"renderer": reuse.renderer_digest(), "files": {}, "tools": {}}, id="tools-not-a-list"),
-        pytest.param(
-            lambda: {"renderer": reuse.renderer_digest(), "files": {}, "tools": [{"qualname": "t"}]}, id="no-digest"
-        ),
         pytest.param(lambda: {"renderer": reuse.renderer_digest(), "tools": []}, id="no-files"),
+        pytest.param(lambda: _recorded(["t"]), id="no-digest"),
+        pytest.param(lambda: _recorded(["t", 5, [0], True, []]), id="digest-not-a-string"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, [0], True]), id="no-findings"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [], "extra"]), id="a-field-more"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, ["app.tools"], True, []]), id="source-a-name"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, [1], True, []]), id="source-out-of-range"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, [-1], True, []]), id="source-negative"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [["t", "x", "lost"]]]), id="finding-short"),
+        pytest.param(
+            lambda: _recorded({"qualname": "t", "ir_sha256": "0" * 32, "sources": [0], "strict": [], "clean": True}),
+            id="an-object",
+        ),
     ],
 )
 def test_a_record_of_other_renderers_or_malformed_is_not_reused(tmp_path: Path, checked: object) -> None:
     assert reuse.read_previous(_file(tmp_path, checked=checked()), "app.tools") is None  # type: ignore[operator]
+
+
+def test_a_well_formed_record_of_these_renderers_is_reused(tmp_path: Path) -> None:
+    """The malformed records above differ from this one only where their ids say."""
+    path = _file(tmp_path, checked=_recorded(["t", "0" * 32, [0], True, [["t", "x", ["a", 1], "lost"]]]))
+    previous = reuse.read_previous(path, "app.tools")
+    assert previous is not None
+    assert previous.checked == {"t": reuse.Checked("0" * 32, ("app.tools",), FOUND, clean=True)}
+
+
+@pytest.mark.parametrize(
+    "sources",
+    [
+        pytest.param([1], id="out-of-range"),
+        pytest.param([-1], id="negative"),
+        pytest.param(["app.tools"], id="a-name"),
+        pytest.param("app.tools", id="a-string"),
+        pytest.param(None, id="null"),
+    ],
+)
+def test_an_entry_whose_sources_are_not_indexes_of_the_table_is_not_taken(tmp_path: Path, sources: object) -> None:
+    path = _file(tmp_path)
+    content = json.loads(path.read_text(encoding="utf-8"))
+    assert content["tools"][0]["sources"] == [0]
+    reseal(path, {"tools": [{"sources": sources, "ir": content["tools"][0]["ir"]}]})
+    previous = reuse.read_previous(path, "app.tools")
+    assert previous is not None  # the record is the head's: still read
+    assert previous.entry("t") is None
 
 
 def test_a_record_of_another_module_or_format_is_not_reused(tmp_path: Path) -> None:

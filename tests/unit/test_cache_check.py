@@ -1,15 +1,18 @@
 """The shape check of a cache file's content: a valid content passes, and any corruption is a ``MalformedCacheError``.
 
 The valid content is built the way the plugin builds it (``file_format.tool_entry``
-of tools introspected here), then parsed back from its JSON text as the
-loader parses a file. Each corruption must raise ``MalformedCacheError`` with a
-one-line reason, never another exception, and never pass.
+and ``module_content`` of tools introspected here), then parsed back from its
+JSON text as the loader parses a file. Each corruption must raise
+``MalformedCacheError`` with a one-line reason, never another exception, and
+never pass. A corruption a writer could make in the IR itself is made on the
+decoded tool (``dataclasses.replace``) and encoded again; one that only raw
+JSON can hold is made by position in the IR's arrays (``slot``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-import inspect
 import json
 from collections.abc import Callable
 from enum import Enum
@@ -23,20 +26,14 @@ import toolcall
 from toolcall import Param
 from toolcall import _ir as ir
 from toolcall._cache import file_format
-from toolcall._cache.shapes import (
-    MAX_DEPTH,
-    CachedEntry,
-    MalformedCacheError,
-    SourceRecord,
-    check_entries,
-    check_sources,
-)
+from toolcall._cache.constants import MAX_DEPTH, MalformedCacheError
+from toolcall._cache.loader import live_fingerprint
+from toolcall._cache.shapes import CachedEntry, SourceRecord, check_entries, check_sources
 from toolcall._declarations.tool import declaration_of
 from toolcall._introspect import introspect
 
 MODULE = __name__
 OTHER = "tests.cache_check_types"
-VARIANT_KEYS = [file_format.variant_key(provider, strict) for provider, strict in file_format.VARIANTS]
 
 
 class Unit(str, Enum):
@@ -100,9 +97,10 @@ def ping_tool() -> str:
     return "pong"
 
 
-TOOLS = (get_weather, file_category, ping_tool)
+TOOLS: tuple[Callable[..., Any], ...] = (get_weather, file_category, ping_tool)
 REFUSED = {"name": "broken", "qualname": "broken", "fingerprint": "d" * 32, "refused": "toolcall-type: no schema"}
 WEATHER, CATEGORY, PING, BROKEN = range(4)  # entry indexes
+OTHER_AT, MODULE_AT = range(2)  # indexes into the sorted sources table: OTHER sorts first
 
 
 def introspected(function: Callable[..., Any]) -> ir.Tool:
@@ -111,27 +109,24 @@ def introspected(function: Callable[..., Any]) -> ir.Tool:
     return introspect(definition).tool
 
 
-def entry_of(tool: ir.Tool, sources: list[str]) -> dict[str, Any]:
-    """``file_format.tool_entry``, with the entry's ``sources`` (passed in, or added where it takes none)."""
-    write: Any = file_format.tool_entry
-    if "sources" in inspect.signature(write).parameters:
-        return write(tool, sources)  # type: ignore[no-any-return]
-    return {**write(tool), "sources": sources}
+def live(function: Callable[..., Any]) -> str:
+    """The fingerprint of the live function, as the loader computes it."""
+    definition = declaration_of(function)
+    assert definition is not None
+    return live_fingerprint(definition)
 
 
 @functools.cache
 def valid_text() -> str:
-    entries = [entry_of(introspected(f), [MODULE] if f is not file_category else [OTHER, MODULE]) for f in TOOLS]
-    content = {
-        "checked": {"renderer": "r", "tools": []},
-        "content_sha256": "0123456789abcdef" * 4,
-        "format": file_format.CACHE_FORMAT,
-        "ir": ir.IR_VERSION,
-        "module": MODULE,
-        "sources": {MODULE: {"sha256": "a" * 64, "tokens": "b" * 64}, OTHER: {"sha256": "c" * 64, "tokens": None}},
-        "tools": [*entries, REFUSED],
+    entries = [
+        file_format.tool_entry(introspected(f), [MODULE] if f is not file_category else [MODULE, OTHER]) for f in TOOLS
+    ]
+    sources: dict[str, dict[str, str | None]] = {
+        MODULE: {"sha256": "a" * 64, "tokens": "b" * 64},
+        OTHER: {"sha256": "c" * 64, "tokens": None},
     }
-    return json.dumps(content, ensure_ascii=False)
+    content = file_format.module_content(MODULE, sources, [*entries, REFUSED], {"renderer": "r", "tools": []})
+    return json.dumps({"content_sha256": "0123456789abcdef" * 4, **content}, ensure_ascii=False)
 
 
 def valid() -> dict[str, Any]:
@@ -154,6 +149,30 @@ def problem(content: Any, module: str = MODULE) -> str:
     return reason
 
 
+def slot(cls: type[Any], field: str) -> int:
+    """Where ``ir.to_json`` puts ``field`` of a ``cls``: its declaration position, after a type node's kind."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    return names.index(field) + (1 if isinstance(getattr(cls, "kind", None), str) else 0)
+
+
+PARAMETERS = slot(ir.Tool, "parameters")
+TYPE = slot(ir.Parameter, "type")
+DEFAULT = slot(ir.Parameter, "default")
+
+
+def edit_ir(content: dict[str, Any], index: int, change: Callable[[ir.Tool], ir.Tool]) -> None:
+    """Change the IR of tool entry ``index`` as a writer would: decoded, replaced, encoded again."""
+    entry = content["tools"][index]
+    entry["ir"] = ir.to_json(change(ir.from_json(entry["ir"])))
+
+
+def with_parameter(tool: ir.Tool, index: int, **changes: Any) -> ir.Tool:
+    """``tool`` with its parameter ``index`` changed."""
+    parameters = list(tool.parameters)
+    parameters[index] = dataclasses.replace(parameters[index], **changes)
+    return dataclasses.replace(tool, parameters=tuple(parameters))
+
+
 # ---------------------------------------------------------------- a valid content
 
 
@@ -161,28 +180,83 @@ def test_a_valid_content_passes_and_gives_each_entry() -> None:
     content = valid()
     sources = check_sources(content)
     assert sources == {MODULE: SourceRecord("a" * 64, "b" * 64), OTHER: SourceRecord("c" * 64, None)}
+    assert list(content["sources"]) == sorted([MODULE, OTHER]) == [OTHER, MODULE]  # OTHER_AT, MODULE_AT
     entries = check_entries(content, MODULE, sources)
     assert [e.qualname for e in entries] == ["get_weather", "file_category", "ping_tool", "broken"]
-    raw = content["tools"][WEATHER]
+    assert [list(raw) for raw in content["tools"]] == [["sources", "ir"]] * 3 + [list(REFUSED)]
+    assert [raw["sources"] for raw in content["tools"][:BROKEN]] == [[MODULE_AT], [OTHER_AT, MODULE_AT], [MODULE_AT]]
     assert entries[WEATHER] == CachedEntry(
         name="get_weather",
         qualname="get_weather",
-        fingerprint=raw["fingerprint"],
+        fingerprint=live(get_weather),
         sources=(MODULE,),
         tool=introspected(get_weather),
-        describe=raw["describe"],
-        rendered=raw["rendered"],
         refused=None,
     )
-    assert entries[WEATHER].rendered is raw["rendered"]  # as parsed: no copy
-    assert list(entries[WEATHER].rendered or ()) == VARIANT_KEYS
-    assert entries[CATEGORY].sources == (OTHER, MODULE)
+    assert entries[CATEGORY].sources == (OTHER, MODULE)  # the table's order
     assert entries[CATEGORY].tool == introspected(file_category)
     assert entries[PING].name == "ping"
+    assert entries[PING].qualname == "ping_tool"
     assert entries[PING].tool == introspected(ping_tool)
-    assert entries[BROKEN] == CachedEntry(
-        "broken", "broken", "d" * 32, (), None, None, None, "toolcall-type: no schema"
+    for function, entry in zip(TOOLS, entries, strict=False):
+        assert entry.fingerprint == live(function)
+    assert entries[BROKEN] == CachedEntry("broken", "broken", "d" * 32, (), None, "toolcall-type: no schema")
+
+
+def test_an_entrys_sources_name_the_modules_at_those_positions_of_the_table() -> None:
+    content = valid()
+    content["sources"] = {"a.first": content["sources"][OTHER], **content["sources"]}  # still sorted
+    assert "leaves out the module" in problem(content)  # [MODULE_AT] now names OTHER
+    for raw in content["tools"][:BROKEN]:
+        raw["sources"] = [index + 1 for index in raw["sources"]]
+    entries = check(content)
+    assert [entry.sources for entry in entries] == [(MODULE,), (OTHER, MODULE), (MODULE,), ()]
+    content["tools"][CATEGORY]["sources"] = [0, 1, 2]
+    assert check(content)[CATEGORY].sources == ("a.first", OTHER, MODULE)
+
+
+def test_a_content_of_refused_entries_only_passes() -> None:
+    content = valid()
+    content["tools"] = [REFUSED, {**REFUSED, "name": "other", "qualname": "C.other"}]
+    assert [(e.qualname, e.tool, e.refused) for e in check(content)] == [
+        ("broken", None, "toolcall-type: no schema"),
+        ("C.other", None, "toolcall-type: no schema"),
+    ]
+
+
+def test_an_entry_is_named_and_fingerprinted_by_its_ir() -> None:
+    content = valid()
+    edit_ir(
+        content,
+        WEATHER,
+        lambda tool: dataclasses.replace(
+            with_parameter(tool, 0, name="town"), name="forecast", qualname="Weather.forecast"
+        ),
     )
+    entry = check(content)[WEATHER]
+    assert (entry.name, entry.qualname) == ("forecast", "Weather.forecast")
+    assert entry.fingerprint == file_format.fingerprint(
+        "forecast",
+        "Weather.forecast",
+        [
+            ("town", "positional_or_keyword", False),
+            ("days", "positional_or_keyword", True),
+            ("unit", "positional_or_keyword", True),
+            ("mood", "positional_or_keyword", True),
+        ],
+    )
+
+
+def test_a_changed_signature_changes_the_fingerprint_of_the_entry() -> None:
+    """The loader compares an entry's fingerprint with the live function's: it follows the IR alone."""
+    content = valid()
+    edit_ir(content, WEATHER, lambda tool: with_parameter(tool, 1, required=True))  # days: as if its default went
+    entry = check(content)[WEATHER]
+    assert entry.tool is not None
+    assert entry.fingerprint == file_format.entry_fingerprint(entry.tool) != live(get_weather)
+    content = valid()
+    edit_ir(content, WEATHER, lambda tool: dataclasses.replace(tool, description="Another description."))
+    assert check(content)[WEATHER].fingerprint == live(get_weather)  # not a signature change
 
 
 def test_the_valid_content_exercises_what_is_checked() -> None:
@@ -191,11 +265,12 @@ def test_the_valid_content_exercises_what_is_checked() -> None:
     assert tool.defs, "a recursive type: references to check"
     assert any(isinstance(p.type, ir.CustomType) for p in tool.parameters), "a custom schema to parse"
     assert any(p.default is not None for p in introspected(get_weather).parameters), "defaults to parse"
-    assert "outputSchema" in raw[WEATHER]["rendered"]["mcp"]
-    assert "parameters" not in raw[PING]["rendered"]["gemini"]  # optional
-    errors = [key for entry in raw[:BROKEN] for key, v in entry["rendered"].items() if set(v) == {"error"}]
-    assert errors, "a variant the provider cannot take"
-    assert all(set(v) != {"error"} for v in raw[WEATHER]["rendered"].values())
+    assert [len(entry["sources"]) for entry in raw[:BROKEN]] == [1, 2, 1], "an entry with more than one source"
+    assert "refused" in raw[BROKEN]
+    city, days = raw[WEATHER]["ir"][PARAMETERS][:2]
+    assert city[TYPE] == "str", "a primitive as its name"
+    assert city[DEFAULT] is None, "a default left at its value before a field that is not"
+    assert days[DEFAULT] == "3", "a default as its JSON text"
 
 
 def test_a_content_without_tools_passes() -> None:
@@ -206,16 +281,27 @@ def test_a_content_without_tools_passes() -> None:
 
 def test_an_entry_as_the_writer_builds_it_passes_without_parsing() -> None:
     content = valid()
-    content["tools"][WEATHER] = entry_of(introspected(get_weather), [MODULE])
+    entry = file_format.tool_entry(introspected(get_weather), [MODULE])
+    content["tools"][WEATHER] = file_format.module_content(MODULE, content["sources"], [entry])["tools"][0]
+    assert content["tools"][WEATHER]["sources"] == [MODULE_AT]
     assert check(content)[WEATHER].tool == introspected(get_weather)
 
 
 def test_odd_but_valid_strings_pass() -> None:
     content = valid()
-    parameters = content["tools"][WEATHER]["describe"]["parameters"]
-    parameters["properties"]["line\nbreak"] = {"description": "a lone \ud800 surrogate"}
-    content["tools"][WEATHER]["rendered"]["anthropic"]["description"] = "\udfff\n"
-    assert len(check(content)) == 4
+    edit_ir(
+        content,
+        WEATHER,
+        lambda tool: dataclasses.replace(
+            with_parameter(tool, 0, description="a lone \ud800 surrogate"), description="\udfff\nline\nbreaks"
+        ),
+    )
+    entries = check(content)
+    assert len(entries) == 4
+    weather = entries[WEATHER].tool
+    assert weather is not None
+    assert weather.description == "\udfff\nline\nbreaks"
+    assert weather.parameters[0].description == "a lone \ud800 surrogate"
 
 
 def nested(levels: int) -> dict[str, Any]:
@@ -225,11 +311,39 @@ def nested(levels: int) -> dict[str, Any]:
     return value
 
 
+def deep_lists(levels: int) -> list[Any]:
+    value: list[Any] = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def deep_arrays(levels: int) -> list[Any]:
+    """An array type node ``levels`` arrays deep (``["array", ["array", "str"]]`` is 2), built by position."""
+    value: list[Any] = ["array", "str"]
+    for _ in range(levels - 1):
+        value = ["array", value]
+    return value
+
+
 def test_the_depth_bound_is_exact() -> None:
+    # In a default's JSON text: the value itself is the first level.
+    for levels, passes in ((MAX_DEPTH, True), (MAX_DEPTH + 1, False)):
+        content = valid()
+        default = ir.Default("[" * levels + "]" * levels)
+        edit_ir(content, WEATHER, functools.partial(with_parameter, index=1, default=default))
+        if passes:
+            check(content)
+        else:
+            assert "deeper than" in problem(content)
+    # In the IR: the IR's array, its parameters, a parameter, then one level per array node of its type.
     content = valid()
-    content["tools"][WEATHER]["describe"]["parameters"] = nested(MAX_DEPTH)
-    check(content)
-    content["tools"][WEATHER]["describe"]["parameters"] = nested(MAX_DEPTH + 1)
+    parameter = content["tools"][WEATHER]["ir"][PARAMETERS][0]
+    parameter[TYPE] = deep_arrays(MAX_DEPTH - 3)
+    weather = check(content)[WEATHER].tool
+    assert weather is not None
+    assert isinstance(weather.parameters[0].type, ir.ArrayType)
+    parameter[TYPE] = deep_arrays(MAX_DEPTH - 2)
     assert "deeper than" in problem(content)
 
 
@@ -261,6 +375,15 @@ def set_at(path: tuple[Any, ...], value: Any) -> Mutation:
     return mutate
 
 
+def append_at(path: tuple[Any, ...], value: Any) -> Mutation:
+    """Put ``value`` after the last item of the array at ``path``: a position its record does not have."""
+
+    def mutate(content: dict[str, Any]) -> None:
+        at(content, path).append(value)
+
+    return mutate
+
+
 def delete_at(path: tuple[Any, ...]) -> Mutation:
     def mutate(content: dict[str, Any]) -> None:
         del at(content, path[:-1])[path[-1]]
@@ -280,33 +403,8 @@ KEYED: dict[tuple[Any, ...], dict[str, tuple[type, ...]]] = {
         "tools": (list,),
     },
     ("sources", MODULE): {"sha256": (str,), "tokens": (str, type(None))},
-    ("tools", WEATHER): {
-        "name": (str,),
-        "qualname": (str,),
-        "fingerprint": (str,),
-        "sources": (list,),
-        "ir": (dict,),
-        "describe": (dict,),
-        "rendered": (dict,),
-    },
+    ("tools", WEATHER): {"sources": (list,), "ir": (list,)},
     ("tools", BROKEN): {"name": (str,), "qualname": (str,), "fingerprint": (str,), "refused": (str,)},
-    ("tools", WEATHER, "describe"): {
-        "module": (str,),
-        "name": (str,),
-        "description": (str, type(None)),
-        "parameters": (dict,),
-    },
-    ("tools", WEATHER, "rendered", "openai"): {"type": (str,), "function": (dict,)},
-    ("tools", WEATHER, "rendered", "openai", "function"): {"name": (str,), "parameters": (dict,)},
-    ("tools", WEATHER, "rendered", "openai-responses:strict"): {
-        "type": (str,),
-        "name": (str,),
-        "parameters": (dict,),
-        "strict": (bool,),
-    },
-    ("tools", WEATHER, "rendered", "anthropic:strict"): {"name": (str,), "input_schema": (dict,)},
-    ("tools", WEATHER, "rendered", "mcp"): {"name": (str,), "inputSchema": (dict,)},
-    ("tools", WEATHER, "rendered", "gemini"): {"name": (str,)},
 }
 JUNK: tuple[Any, ...] = (None, True, 7, 2.5, "text", [1, 2], {"a": 1})
 for _path, _keys in KEYED.items():
@@ -317,14 +415,6 @@ for _path, _keys in KEYED.items():
             if type(_junk) not in _types:
                 case(f"{_where} = {_junk!r}", "")(set_at((*_path, _key), _junk))
 
-for _key in VARIANT_KEYS:
-    _within = ("function",) if _key.partition(":")[0] == "openai" else ()  # Chat Completions nests it
-    _named = ("tools", WEATHER, "rendered", _key, *_within)
-    case(f"{_key} names another tool", "names tool 'other'")(set_at((*_named, "name"), "other"))
-    case(f"{_key} is a string", "not an object")(set_at(("tools", WEATHER, "rendered", _key), "x"))
-    case(f"{_key} has a non-str description", "'description'")(set_at((*_named, "description"), 5))
-    case(f"{_key} is missing", repr(_key))(delete_at(("tools", WEATHER, "rendered", _key)))
-
 
 class Built:
     """A value made when the mutation runs (too deep to build at import and keep)."""
@@ -333,102 +423,174 @@ class Built:
         self.make = make
 
 
-def deep_lists(levels: int) -> list[Any]:
-    value: list[Any] = []
-    for _ in range(levels - 1):
-        value = [value]
-    return value
-
-
-def deep_arrays(levels: int) -> dict[str, Any]:
-    value: dict[str, Any] = {"kind": "primitive", "name": "str"}
-    for _ in range(levels - 1):
-        value = {"kind": "array", "items": value}
-    return value
-
-
 W = ("tools", WEATHER)
 W_IR = (*W, "ir")
-WEATHER_PROPERTIES = (*W, "rendered", "openai", "function", "parameters", "properties")
+W_PARAMETER = (*W_IR, PARAMETERS)  # then a parameter's index: 0 city, 1 days, 2 unit, 3 mood
+C_IR = ("tools", CATEGORY, "ir")
+B = ("tools", BROKEN)
+DAYS_CONSTRAINTS = (*W_PARAMETER, 1, TYPE, slot(ir.Constrained, "constraints"))
+MOOD_LITERAL = (*W_PARAMETER, 3, TYPE, slot(ir.UnionType, "options"), 0)
+DESCRIPTION = slot(ir.Tool, "description")
+OLD_NODE = {"kind": "primitive", "name": "str"}
+OLD_IR = {"name": "get_weather", "module": MODULE, "qualname": "get_weather", "description": "", "parameters": []}
 TOP_CASES: list[tuple[str, tuple[Any, ...], Any, str]] = [
-    ("rendered []", (*W, "rendered"), [], "'rendered' is an array"),
-    ("extra variant key", (*W, "rendered", "gemini:strict"), {"error": "no"}, "'gemini:strict'"),
-    ("error variant not a string", (*W, "rendered", "gemini"), {"error": 5}, "'error' is 5"),
-    ("error variant with more keys", (*W, "rendered", "mcp"), {"error": "x", "note": 1}, "'name'"),
-    ("openai type", (*W, "rendered", "openai", "type"), "tool", "'type' is 'tool'"),
-    ("responses type", (*W, "rendered", "openai-responses", "type"), 1, "'type' is 1"),
-    ("responses strict", (*W, "rendered", "openai-responses", "strict"), 1, "'strict' is 1"),
-    ("mcp outputSchema", (*W, "rendered", "mcp", "outputSchema"), [], "'outputSchema'"),
-    ("gemini parameters", (*W, "rendered", "gemini", "parameters"), "x", "'parameters'"),
-    ("anthropic strict flag", (*W, "rendered", "anthropic:strict", "strict"), "yes", "'strict'"),
     ("ir 5", W_IR, 5, "does not decode"),
-    ("ir of another module", (*W_IR, "module"), "elsewhere", "not of this tool"),
-    ("ir of another qualname", (*W_IR, "qualname"), "elsewhere", "not of this tool"),
-    ("ir unknown node kind", (*W_IR, "parameters", 0, "type"), {"kind": "spaceship"}, "does not decode"),
-    ("ir node kind unhashable", (*W_IR, "parameters", 0, "type"), {"kind": []}, "does not decode"),
-    ("ir primitive name", (*W_IR, "parameters", 0, "type"), {"kind": "primitive", "name": 5}, "'name' is 5"),
-    ("ir primitive unknown", (*W_IR, "parameters", 0, "type"), {"kind": "primitive", "name": "x"}, "'name'"),
-    ("ir parameter kind", (*W_IR, "parameters", 0, "kind"), "sideways", "'kind'"),
-    ("ir required not bool", (*W_IR, "parameters", 0, "required"), 1, "'required' is 1"),
-    ("ir description", (*W_IR, "description"), None, "'description' is None"),
-    ("ir parameters not a list", (*W_IR, "parameters"), {"a": 1}, "does not decode"),
-    ("ir bool for int", (*W_IR, "parameters", 1, "type", "constraints", "ge"), True, "'ge' is True"),
-    ("ir literal of an object", (*W_IR, "parameters", 3, "type", "options", 0, "values"), [{}], "'values'"),
-    ("ir default not JSON", (*W_IR, "parameters", 1, "default", "json"), "{", "not JSON text"),
-    ("ir default NaN", (*W_IR, "parameters", 1, "default", "json"), "NaN", "not JSON text"),
-    ("ir default deep", (*W_IR, "parameters", 1, "default", "json"), "[" * 500 + "]" * 500, "deeper than"),
-    ("ir enum values", (*W_IR, "parameters", 2, "type", "values"), "ab", "'values'"),
-    ("ir deep lists", (*W_IR, "parameters", 0, "type"), Built(lambda: deep_lists(10_000)), "deeper than"),
-    ("ir deep arrays", (*W_IR, "parameters", 0, "type"), Built(lambda: deep_arrays(10_000)), "deeper than"),
-    ("ir custom schema", ("tools", CATEGORY, "ir", "parameters", 1, "type", "schema"), "[1]", "not an object"),
-    ("ir dangling reference", ("tools", CATEGORY, "ir", "defs", 0, "name"), "Gone", "does not define"),
-    ("describe [1, 2]", (*W, "describe"), [1, 2], "'describe' is an array"),
-    ("describe module", (*W, "describe", "module"), "elsewhere", "names module 'elsewhere'"),
-    ("describe name", (*W, "describe", "name"), "other", "names tool 'other'"),
-    ("describe extra key", (*W, "describe", "extra"), 1, "unexpected keys: 'extra'"),
-    ("entry sources not in the table", (*W, "sources"), [MODULE, "nowhere"], "'nowhere'"),
+    ("ir an object (the old encoding)", W_IR, OLD_IR, "does not decode"),
+    ("ir too short", W_IR, ["get_weather", MODULE], "does not decode"),
+    ("ir unknown node kind", (*W_PARAMETER, 0, TYPE), ["spaceship"], "does not decode"),
+    ("ir node kind unhashable", (*W_PARAMETER, 0, TYPE), [[]], "does not decode"),
+    ("ir node without a kind", (*W_PARAMETER, 0, TYPE), [], "does not decode"),
+    ("ir node a number", (*W_PARAMETER, 0, TYPE), 5, "does not decode"),
+    ("ir node an object (the old encoding)", (*W_PARAMETER, 0, TYPE), OLD_NODE, "does not decode"),
+    ("ir primitive name", (*W_PARAMETER, 0, TYPE), ["primitive", 5], "'name' is 5"),
+    ("ir primitive unknown", (*W_PARAMETER, 0, TYPE), "x", "Primitive 'name' is 'x'"),
+    ("ir parameter not an array", (*W_PARAMETER, 0), "city", "does not decode"),
+    ("ir parameter kind", (*W_PARAMETER, 0, slot(ir.Parameter, "kind")), "sideways", "'kind'"),
+    ("ir required not bool", (*W_PARAMETER, 0, slot(ir.Parameter, "required")), 1, "'required' is 1"),
+    ("ir default not text", (*W_PARAMETER, 1, DEFAULT), 3, "does not decode"),
+    ("ir description", (*W_IR, DESCRIPTION), None, "'description' is None"),
+    ("ir parameters not a list", (*W_IR, PARAMETERS), {"a": 1}, "does not decode"),
+    ("ir bool for int", (*DAYS_CONSTRAINTS, slot(ir.Constraints, "ge")), True, "'ge' is True"),
+    ("ir constraints not an array", DAYS_CONSTRAINTS, {"ge": 1}, "does not decode"),
+    ("ir literal of an object", (*MOOD_LITERAL, slot(ir.LiteralType, "values")), [{}], "'values'"),
+    ("ir enum values", (*W_PARAMETER, 2, TYPE, slot(ir.EnumType, "values")), "ab", "'values'"),
+    ("ir deep lists", (*W_PARAMETER, 0, TYPE), Built(lambda: deep_lists(10_000)), "deeper than"),
+    ("ir deep arrays", (*W_PARAMETER, 0, TYPE), Built(lambda: deep_arrays(10_000)), "deeper than"),
+    ("ir custom schema", (*C_IR, PARAMETERS, 1, TYPE, slot(ir.CustomType, "schema")), "[1]", "not an object"),
+    ("entry sources out of range", (*W, "sources"), [MODULE_AT, 2], "holds 2, not an index into the cache's"),
+    ("entry sources negative", (*W, "sources"), [-1, MODULE_AT], "holds -1, not an index"),
+    ("entry sources a module name", (*W, "sources"), [MODULE], f"holds {MODULE!r}, not an index"),
+    ("entry sources a boolean", (*W, "sources"), [True], "holds True, not an index"),
+    ("entry sources a float", (*W, "sources"), [1.0], "holds 1.0, not an index"),
     ("entry sources empty", (*W, "sources"), [], "non-empty"),
-    ("entry sources twice", (*W, "sources"), [MODULE, MODULE], "twice"),
-    ("entry sources without the module", (*W, "sources"), [OTHER], "leaves out the module"),
-    ("entry sources not strings", (*W, "sources"), [MODULE, 1], "names 1"),
-    ("entry fingerprint short", (*W, "fingerprint"), "0" * 31, "'fingerprint'"),
-    ("entry fingerprint upper", (*W, "fingerprint"), "A" * 32, "'fingerprint'"),
-    ("entry extra key", (*W, "refused"), "x", "unexpected keys"),
-    ("refused entry with ir", ("tools", BROKEN, "ir"), {}, "unexpected keys: 'ir'"),
-    ("refused entry with describe", ("tools", BROKEN, "describe"), {}, "unexpected keys: 'describe'"),
+    ("entry sources twice", (*W, "sources"), [MODULE_AT, MODULE_AT], "'sources' is not sorted, each module once"),
+    ("entry sources unsorted", ("tools", CATEGORY, "sources"), [MODULE_AT, OTHER_AT], "'sources' is not sorted"),
+    ("entry sources twice, sorted", ("tools", CATEGORY, "sources"), [OTHER_AT, MODULE_AT, MODULE_AT], "once"),
+    ("entry sources without the module", (*W, "sources"), [OTHER_AT], "leaves out the module itself"),
+    ("refused fingerprint short", (*B, "fingerprint"), "0" * 31, "'fingerprint'"),
+    ("refused fingerprint upper", (*B, "fingerprint"), "A" * 32, "'fingerprint'"),
+    ("described entry with refused", (*W, "refused"), "x", "has no 'fingerprint', 'name', 'qualname'"),
+    ("described entry with a fingerprint", (*W, "fingerprint"), "0" * 32, "unexpected keys: 'fingerprint'"),
+    ("described entry with a name", (*W, "name"), "get_weather", "unexpected keys: 'name'"),
+    ("described entry with describe", (*W, "describe"), {}, "unexpected keys: 'describe'"),
+    ("described entry with rendered", (*W, "rendered"), {}, "unexpected keys: 'rendered'"),
+    ("refused entry with ir", (*B, "ir"), [], "unexpected keys: 'ir'"),
+    ("refused entry with describe", (*B, "describe"), {}, "unexpected keys: 'describe'"),
+    ("refused entry with sources", (*B, "sources"), [MODULE_AT], "unexpected keys: 'sources'"),
     ("entry a string", ("tools", PING), "ping", "tool entry 2 is 'ping'"),
-    ("entry qualname junk", ("tools", PING, "qualname"), [], "tool entry 2 ('ping')"),
+    ("entry qualname junk", ("tools", PING, "ir", slot(ir.Tool, "qualname")), [], "tool entry 2: 'ir': Tool"),
     ("sources table empty", ("sources",), {}, "non-empty"),
     ("sources table sha upper", ("sources", MODULE, "sha256"), "A" * 64, "'sha256'"),
     ("sources table sha short", ("sources", MODULE, "sha256"), "a" * 63, "'sha256'"),
     ("sources table sha not hex", ("sources", MODULE, "sha256"), "g" * 64, "'sha256'"),
     ("sources table tokens", ("sources", OTHER, "tokens"), "x" * 64, "'tokens'"),
     ("sources table extra key", ("sources", OTHER, "size"), 1, "unexpected keys"),
-    ("sources table space", ("sources", "a b"), {"sha256": "a" * 64, "tokens": None}, "dotted module name"),
-    ("sources table empty name", ("sources", ""), {"sha256": "a" * 64, "tokens": None}, "dotted module name"),
     ("sources table record", ("sources", OTHER), "x", "not an object"),
     ("seal", ("content_sha256",), "0" * 64 + "\n", "'content_sha256'"),
     ("format True", ("format",), True, "'format' is True"),
     ("ir True", ("ir",), True, "'ir' is True"),
     ("module", ("module",), "other", "belongs to module 'other'"),
     ("top extra key", ("extra",), 1, "unexpected keys"),
-    ("NaN in a schema", (*WEATHER_PROPERTIES, "city", "maxLength"), float("nan"), "nan"),
-    ("infinity in a schema", (*WEATHER_PROPERTIES, "city", "maxLength"), float("-inf"), "-inf"),
-    ("NaN in describe", (*W, "describe", "parameters", "x"), [float("nan")], "nan"),
-    ("NaN in the IR", (*W_IR, "parameters", 1, "type", "constraints", "ge"), float("nan"), "nan"),
-    ("a tuple in a schema", (*WEATHER_PROPERTIES, "city", "enum"), ("a", "b"), "a Python tuple"),
-    ("a set in describe", (*W, "describe", "parameters", "x"), {1}, "a Python set"),
-    ("a str subclass", (*W, "describe", "parameters", "x"), type("Text", (str,), {})("x"), "a Python Text"),
-    ("non-str key in a schema", (*W, "rendered", "anthropic", "input_schema", 1), "x", "object key 1"),
-    ("non-str key in describe", (*W, "describe", "parameters", None), 1, "object key None"),
-    ("non-str key in the IR", (*W_IR, 5), 1, "object key 5"),
-    ("non-str key in the sources table", ("sources", 5), {"sha256": "a" * 64, "tokens": None}, "source 5"),
+    ("NaN in the IR", (*DAYS_CONSTRAINTS, slot(ir.Constraints, "ge")), float("nan"), "nan"),
+    ("infinity in the IR", (*DAYS_CONSTRAINTS, slot(ir.Constraints, "le")), float("-inf"), "-inf"),
+    ("a tuple in the IR", (*MOOD_LITERAL, slot(ir.LiteralType, "values")), ("a", "b"), "a Python tuple"),
+    ("a str subclass", (*W_IR, DESCRIPTION), type("Text", (str,), {})("x"), "a Python Text"),
+    ("non-str key in the IR", (*W_IR, DESCRIPTION), {5: 1}, "object key 5"),
+    ("non-str key deep in the IR", (*W_PARAMETER, 0, TYPE), {None: 1}, "object key None"),
+    ("non-str key in the sources table", ("sources",), {5: {"sha256": "a" * 64, "tokens": None}}, "source 5"),
     ("non-str key at the top", (5,), 1, "unexpected keys: 5"),
     ("non-str key in an entry", (*W, ("name",)), 1, "unexpected keys: a Python tuple"),
-    ("newline in junk", (*W, "describe", "module"), "pkg\nevil", "'pkg\\nevil'"),
 ]
 for _id, _path, _value, _expected in TOP_CASES:
     case(_id, _expected)(set_at(_path, _value))
+
+
+def written_out(array: list[Any], cls: type[Any]) -> None:
+    """Write out the trailing fields ``ir.to_json`` left out of ``array`` (a ``cls``), each at its default."""
+    for f in dataclasses.fields(cls)[len(array) - slot(cls, dataclasses.fields(cls)[0].name) :]:
+        array.append(ir.to_json(f.default))
+
+
+RECORDS_AT: list[tuple[tuple[Any, ...], type[Any]]] = [
+    (W_IR, ir.Tool),
+    ((*W_PARAMETER, 0), ir.Parameter),
+    ((*W_PARAMETER, 3, TYPE), ir.UnionType),
+    ((*W_PARAMETER, 2, TYPE), ir.EnumType),
+    (DAYS_CONSTRAINTS, ir.Constraints),
+]
+
+
+def test_an_ir_with_every_field_written_out_passes() -> None:
+    content = valid()
+    for path, cls in RECORDS_AT:
+        written_out(at(content, path), cls)
+        assert len(at(content, path)) == slot(cls, dataclasses.fields(cls)[-1].name) + 1
+    assert check(content)[WEATHER].tool == introspected(get_weather)
+
+
+def longer_than_its_record(path: tuple[Any, ...], cls: type[Any], extra: Any = None) -> Mutation:
+    """The array at ``path`` (a ``cls``) with every field written out, and ``extra`` after them."""
+
+    def mutate(content: dict[str, Any]) -> None:
+        array = at(content, path)
+        written_out(array, cls)
+        array.append(extra)
+
+    return mutate
+
+
+for _path, _cls in RECORDS_AT:
+    case(f"ir {_cls.__name__} longer than its fields", "does not decode")(longer_than_its_record(_path, _cls))
+case("NaN in an extra IR position", "nan")(longer_than_its_record((*W_PARAMETER, 0), ir.Parameter, [float("nan")]))
+case("a set in the IR", "a Python set")(longer_than_its_record((*W_PARAMETER, 0), ir.Parameter, {1}))
+
+
+# Corruptions a writer could hold in the IR itself: made on the decoded tool, encoded again.
+IR_CASES: list[tuple[str, int, Callable[[ir.Tool], ir.Tool], str]] = [
+    (
+        "ir of another module",
+        WEATHER,
+        lambda tool: dataclasses.replace(tool, module="elsewhere"),
+        f"'ir' is the IR of a tool of 'elsewhere', not of {MODULE!r}",
+    ),
+    ("ir of a submodule", WEATHER, lambda tool: dataclasses.replace(tool, module=f"{MODULE}.sub"), "not of"),
+    ("newline in junk", WEATHER, lambda tool: dataclasses.replace(tool, module="pkg\nevil"), "'pkg\\nevil'"),
+    ("ir default not JSON", WEATHER, lambda tool: with_parameter(tool, 1, default=ir.Default("{")), "not JSON text"),
+    ("ir default NaN", WEATHER, lambda tool: with_parameter(tool, 1, default=ir.Default("NaN")), "not JSON text"),
+    (
+        "ir default deep",
+        WEATHER,
+        lambda tool: with_parameter(tool, 1, default=ir.Default("[" * 500 + "]" * 500)),
+        "deeper than",
+    ),
+    (
+        "ir dangling reference",
+        CATEGORY,
+        lambda tool: dataclasses.replace(tool, defs=(dataclasses.replace(tool.defs[0], name="Gone"),)),
+        "a reference to 'Category', which the tool does not define",
+    ),
+]
+for _id, _index, _change, _expected in IR_CASES:
+    case(_id, _expected)(functools.partial(edit_ir, index=_index, change=_change))
+
+
+def with_source(name: Any) -> Mutation:
+    """Another module in the sources table, which stays sorted (the first module: no entry's index moves)."""
+
+    def mutate(content: dict[str, Any]) -> None:
+        content["sources"] = {name: {"sha256": "a" * 64, "tokens": None}, **content["sources"]}
+        assert list(content["sources"]) == sorted(content["sources"])
+
+    return mutate
+
+
+case("sources table space", "the cache's source 'a b' is not a dotted module name")(with_source("a b"))
+case("sources table empty name", "the cache's source '' is not a dotted module name")(with_source(""))
+
+
+@case("sources table unsorted", "the cache's 'sources' is not sorted by module name")
+def _unsorted_sources(content: dict[str, Any]) -> None:
+    content["sources"] = dict(reversed(content["sources"].items()))
 
 
 @case("duplicate qualname", "has an entry already")
@@ -436,20 +598,25 @@ def _duplicate(content: dict[str, Any]) -> None:
     content["tools"].append(content["tools"][WEATHER])
 
 
-@case("ir of another tool", "not of this tool")
+@case("ir of another tool", "qualname 'ping_tool' has an entry already")
 def _other_ir(content: dict[str, Any]) -> None:
     content["tools"][WEATHER]["ir"] = content["tools"][PING]["ir"]
 
 
+@case("a refused entry for a described tool", "qualname 'get_weather' has an entry already")
+def _refused_twice(content: dict[str, Any]) -> None:
+    content["tools"][BROKEN].update(name="get_weather", qualname="get_weather")
+
+
 @case("a cycle", "deeper than")
 def _cycle(content: dict[str, Any]) -> None:
-    parameters = content["tools"][WEATHER]["describe"]["parameters"]
-    parameters["self"] = parameters
+    parameter = at(content, (*W_PARAMETER, 0))
+    parameter.append(parameter)
 
 
-@case("a deep schema", "deeper than")
-def _deep_schema(content: dict[str, Any]) -> None:
-    content["tools"][WEATHER]["rendered"]["mcp"]["inputSchema"]["x"] = nested(10_000)
+@case("a deep value in the IR", "deeper than")
+def _deep_value(content: dict[str, Any]) -> None:
+    at(content, (*W_PARAMETER, 0)).append(nested(10_000))
 
 
 @case("content not an object", "the cache is an array")
@@ -458,10 +625,10 @@ def _not_an_object(content: dict[str, Any]) -> list[Any]:
 
 
 class Evil:
-    """A key that collides with "name" and fails to compare: only Python-made content has one."""
+    """A key that collides with "ir" and fails to compare: only Python-made content has one."""
 
     def __hash__(self) -> int:
-        return hash("name")
+        return hash("ir")
 
     def __eq__(self, other: object) -> bool:
         raise RuntimeError("no comparing")
@@ -481,6 +648,11 @@ def test_a_corruption_is_a_one_line_cache_problem(mutation: Mutation, expected: 
     assert expected in problem(content if replaced is None else replaced)
 
 
+def test_the_case_ids_are_unique() -> None:
+    ids = [case_id for case_id, _, _ in CASES]
+    assert len(ids) == len(set(ids))
+
+
 def test_the_cache_must_belong_to_the_module() -> None:
     assert "belongs to module 'tests.unit.test_cache_check', not 'pkg.tools'" in problem(valid(), "pkg.tools")
 
@@ -495,13 +667,15 @@ def test_each_function_checks_that_the_content_is_an_object() -> None:
 
 def test_reasons_name_the_entry_and_stay_short() -> None:
     content = valid()
-    content["tools"][WEATHER]["rendered"]["openai:strict"] = "x" * 10_000
-    assert problem(content).startswith("tool entry 0 ('get_weather'): rendered 'openai:strict' is 'xxx")
+    content["tools"][WEATHER]["sources"] = "x" * 10_000
+    reason = problem(content)
+    assert reason == f"tool entry 0 ('get_weather'): 'sources' is {'x' * 40!r}..., not a non-empty array"
     content = valid()
-    content["tools"][WEATHER]["qualname"] = "q" * 10_000
-    assert len(problem(content)) <= 400
+    edit_ir(content, WEATHER, lambda tool: dataclasses.replace(tool, qualname="q" * 10_000))
+    content["tools"][WEATHER]["sources"] = []
+    assert problem(content).startswith(f"tool entry 0 ({'q' * 40!r}...): 'sources' is an array")
     content = valid()
-    content["tools"][WEATHER]["ir"]["parameters"][0]["type"] = {"kind": "k\n" * 5_000}
+    at(content, (*W_PARAMETER, 0))[TYPE] = ["k\n" * 5_000]
     assert len(problem(content)) <= 400
 
 

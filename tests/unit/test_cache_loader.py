@@ -8,7 +8,7 @@ would: ``python -OO`` with the cache, stale caches, ``TOOLCALL_CACHE``.
 
 from __future__ import annotations
 
-import hashlib
+import dataclasses
 import json
 import textwrap
 from collections.abc import Callable
@@ -18,9 +18,9 @@ from typing import Any
 import pytest
 
 from tests.cached_package import WRITE_CACHE, run_python, write_cached_package
+from toolcall import _ir as ir
 from toolcall._cache import file_format as cf
 from toolcall._cache.file_format import CACHE_FORMAT
-from toolcall._cache.tables import unpack
 from toolcall._ir import IR_VERSION
 
 #: Left out of the fast loop (``-m "not slow"``): every case runs fresh interpreters on a package with a cache.
@@ -34,7 +34,7 @@ with warnings.catch_warnings(record=True) as caught:
     import pkg.tools as tools
     from toolcall._toolset.toolset import as_toolset, loaded_tools
     emitted = toolcall.emit(tools, "openai")
-    loaded = [t.cached is not None for t in loaded_tools(as_toolset(tools))]
+    loaded = [t.cached for t in loaded_tools(as_toolset(tools))]
     introspected = "toolcall._introspect" in sys.modules
     result = toolcall.run(tools, "get_weather", {"city": "Oslo", "unit": "fahrenheit"})
 print(json.dumps({
@@ -100,22 +100,11 @@ def test_an_edited_module_makes_the_cache_stale(project: Path) -> None:
     assert seen["result"] == {"city": "Oslo", "days": 4, "unit": "fahrenheit"}
 
 
-def test_a_changed_signature_is_caught_without_the_source(project: Path) -> None:
-    cache = project / "pkg" / "__toolcall__" / "tools.json"
-    content = unpack(json.loads(cache.read_text()))
-    content["tools"][0]["fingerprint"] = "0" * 32
-    del content["content_sha256"]
-    cache.write_text(cf.dumps(content))  # sealed again: as mypy would have written it
-    seen = _probe(project)
-    assert seen["from_cache"] == [False, True]
-    assert any("the signature of tool 'get_weather' changed" in w for w in seen["warnings"])  # type: ignore[union-attr]
-
-
 def resealed(change: Callable[[dict[str, Any]], object]) -> Callable[[bytes], bytes]:
-    """A corruption that keeps the seal valid: as if the writer itself had written the wrong shape."""
+    """A change that keeps the seal valid: as if the writer itself had written it."""
 
     def corrupt(data: bytes) -> bytes:
-        content = unpack(json.loads(data))
+        content = json.loads(data)
         del content["content_sha256"]
         change(content)
         return cf.dumps(content).encode("utf-8", "surrogatepass")
@@ -123,30 +112,91 @@ def resealed(change: Callable[[dict[str, Any]], object]) -> Callable[[bytes], by
     return corrupt
 
 
-def resealed_tables(change: Callable[[dict[str, Any]], object]) -> Callable[[bytes], bytes]:
-    """A corruption of the file's tables as written (not resolved), with a valid seal."""
-
-    def corrupt(data: bytes) -> bytes:
-        content = json.loads(data)
-        del content["content_sha256"]
-        change(content)
-        text = json.dumps(content, indent=2, ensure_ascii=False) + "\n"
-        at = text.index('\n  "format": ')
-        return f'{text[:at]}\n  "content_sha256": "{hashlib.sha256(text.encode()).hexdigest()}",{text[at:]}'.encode()
-
-    return corrupt
+def _reseal(cache: Path, change: Callable[[dict[str, Any]], object]) -> None:
+    cache.write_bytes(resealed(change)(cache.read_bytes()))
 
 
-def _bomb(content: dict[str, Any]) -> None:
-    """Schemas that each name the one before twice: 2**60 nodes from 60 lines."""
-    first = len(content["schemas"])
-    content["schemas"] += [{"properties": {"a": i, "b": i}} for i in range(first - 1, first + 59)]
-    content["tools"][0]["describe"]["parameters"] = len(content["schemas"]) - 1
+def _edit_ir(index: int, change: Callable[[ir.Tool], ir.Tool]) -> Callable[[dict[str, Any]], None]:
+    """A change to the IR of tool entry ``index``, as a writer would make it: decoded, replaced, encoded again."""
+
+    def edit(content: dict[str, Any]) -> None:
+        entry = content["tools"][index]
+        entry["ir"] = ir.to_json(change(ir.from_json(entry["ir"])))
+
+    return edit
 
 
-def _set(path: str, value: object) -> Callable[[dict[str, Any]], None]:
+def _days_required(tool: ir.Tool) -> ir.Tool:
+    days = tool.parameters[1]
+    assert (days.name, days.required) == ("days", False)
+    return dataclasses.replace(
+        tool, parameters=(tool.parameters[0], dataclasses.replace(days, required=True), *tool.parameters[2:])
+    )
+
+
+def test_a_changed_signature_is_caught_without_the_source(project: Path) -> None:
+    """The source is as recorded; the IR the cache holds is not the live function's signature."""
+    cache = project / "pkg" / "__toolcall__" / "tools.json"
+    _reseal(cache, _edit_ir(0, _days_required))  # sealed again: as mypy would have written it
+    seen = _probe(project)
+    assert seen["from_cache"] == [False, True]
+    assert seen["warnings"] == [
+        "the schema cache of 1 module is not served, so its tools are introspected instead: "
+        "pkg.tools (the signature of tool 'get_weather' changed); run mypy with the toolcall plugin "
+        "(or `toolcall check`) to refresh them"
+    ]
+    assert seen["result"] == {"city": "Oslo", "days": 3, "unit": "fahrenheit"}
+
+
+def test_a_live_function_whose_signature_changed_is_stale(project: Path) -> None:
+    """The fingerprint check takes the IR's signature: a changed function is caught where its source is trusted."""
+    tools = project / "pkg" / "tools.py"
+    tools.write_text(replaced(tools.read_text(), "days: int = 3,", "days: int = 3, hours: int = 0,"))
+    record = cf.source_record(tools.read_bytes())  # the module's record says it is current
+
+    def current_source(content: dict[str, Any]) -> None:
+        content["sources"]["pkg.tools"] = record
+
+    _reseal(project / "pkg" / "__toolcall__" / "tools.json", current_source)
+    seen = _probe(project)
+    assert seen["from_cache"] == [False, True]
+    assert seen["warnings"] == [
+        "the schema cache of 1 module is not served, so its tools are introspected instead: "
+        "pkg.tools (the signature of tool 'get_weather' changed); run mypy with the toolcall plugin "
+        "(or `toolcall check`) to refresh them"
+    ]
+    assert seen["result"] == {"city": "Oslo", "days": 3, "unit": "fahrenheit"}
+
+
+def _slot(cls: type[Any], field: str) -> int:
+    """Where ``ir.to_json`` puts ``field`` of a ``cls``: its declaration position, after a type node's kind."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    return names.index(field) + (1 if isinstance(getattr(cls, "kind", None), str) else 0)
+
+
+#: The lower bound of ``where``'s ``place.lat``, by position: the IR's parameters, the first one's type (an
+#: object), its first field's type (a constrained float), its constraints, their ``ge``.
+LAT_GE = (
+    "tools",
+    1,
+    "ir",
+    _slot(ir.Tool, "parameters"),
+    0,
+    _slot(ir.Parameter, "type"),
+    _slot(ir.ObjectType, "fields"),
+    0,
+    _slot(ir.Field, "type"),
+    _slot(ir.Constrained, "constraints"),
+    _slot(ir.Constraints, "ge"),
+)
+
+
+def _set(path: str | tuple[str | int, ...], value: object) -> Callable[[dict[str, Any]], None]:
+    """A change of the value at ``path`` (keys and positions, or ``"a/0/b"``), whatever its type."""
+
     def change(content: dict[str, Any]) -> None:
-        *parents, last = [int(part) if part.isdigit() else part for part in path.split("/")]
+        parts = path if isinstance(path, tuple) else [int(p) if p.isdigit() else p for p in path.split("/")]
+        *parents, last = parts
         target: Any = content
         for part in parents:
             target = target[part]
@@ -159,6 +209,34 @@ def _edited(data: bytes) -> bytes:
     return data.replace(b"Get the forecast for a city.", b"Get the forecast for a town.")
 
 
+def _add_source(content: dict[str, Any], sources: list[int] | None = None) -> None:
+    """``pkg.a_types`` in the sources table, which stays sorted (every entry's indexes follow); the first entry's
+    ``sources`` then as given: indexes into the new table (0 ``pkg.a_types``, 1 ``pkg.tools``)."""
+    table = content["sources"]
+    names = sorted([*table, "pkg.a_types"])
+    moved = {index: names.index(name) for index, name in enumerate(table)}
+    content["sources"] = {name: dict(table.get(name, table["pkg.tools"])) for name in names}
+    for entry in content["tools"]:
+        if "sources" in entry:
+            entry["sources"] = [moved[index] for index in entry["sources"]]
+    assert content["tools"][0]["sources"] == [1]
+    if sources is not None:
+        content["tools"][0]["sources"] = sources
+
+
+def _unsorted_sources(content: dict[str, Any]) -> None:
+    """Another module after ``pkg.tools`` in the table, which sorts before it; the entries' indexes still right."""
+    content["sources"]["pkg.a_types"] = dict(content["sources"]["pkg.tools"])
+
+
+def _longer_than_a_tool(content: dict[str, Any]) -> None:
+    """The first IR with every field of a tool written out (``defs``, ``returns``, ``providers``), then one more."""
+    tool = content["tools"][0]["ir"]
+    tool.extend(ir.to_json(f.default) for f in dataclasses.fields(ir.Tool)[len(tool) :])
+    assert len(tool) == len(dataclasses.fields(ir.Tool))
+    tool.append("extra")
+
+
 CORRUPTIONS = {
     "truncated": lambda data: data[: len(data) // 2],
     "empty": lambda data: b"",
@@ -169,21 +247,66 @@ CORRUPTIONS = {
     "hand-edited": _edited,
     "wrong-format": lambda data: data.replace(f'"format": {CACHE_FORMAT}'.encode(), b'"format": 999'),
     "wrong-ir-version": lambda data: data.replace(f'"ir": {IR_VERSION}'.encode(), b'"ir": 999'),
-    "rendered-list": resealed(_set("tools/0/rendered", [])),
-    "variant-string": resealed(_set("tools/0/rendered/openai", "function")),
-    "variant-missing": resealed(lambda content: content["tools"][0]["rendered"].pop("anthropic")),
     "ir-number": resealed(_set("tools/0/ir", 5)),
+    "ir-an-object": resealed(_set("tools/0/ir", {"name": "get_weather", "module": "pkg.tools", "qualname": "q"})),
+    "ir-longer-than-a-tool": resealed(_longer_than_a_tool),
     "ir-of-another-tool": resealed(lambda content: content["tools"][0].update(ir=content["tools"][1]["ir"])),
-    "describe-list": resealed(_set("tools/0/describe", [1, 2])),
-    "nan": resealed(_set("tools/0/rendered/openai/function/parameters/properties/days/default", float("nan"))),
+    "ir-of-another-module": resealed(_edit_ir(0, lambda tool: dataclasses.replace(tool, module="pkg.other"))),
+    "described-extra-key": resealed(_set("tools/0/describe", {})),
+    "described-with-fingerprint": resealed(_set("tools/0/fingerprint", "0" * 32)),
+    "described-missing-sources": resealed(lambda content: content["tools"][0].pop("sources")),
+    "described-missing-ir": resealed(lambda content: content["tools"][0].pop("ir")),
+    "sources-unsorted": resealed(_unsorted_sources),
+    "entry-sources-unsorted": resealed(lambda content: _add_source(content, [1, 0])),
+    "entry-sources-duplicate": resealed(_set("tools/0/sources", [0, 0])),
+    "entry-sources-out-of-range": resealed(_set("tools/0/sources", [0, 1])),
+    "entry-sources-a-name": resealed(_set("tools/0/sources", ["pkg.tools"])),
+    "entry-sources-without-the-module": resealed(lambda content: _add_source(content, [0])),
+    "nan": resealed(_set(LAT_GE, float("nan"))),
     "entry-string": resealed(_set("tools/1", "where")),
     "sources-missing": resealed(lambda content: content.pop("sources")),
     "bad-entry": resealed(_set("tools", [{"name": "x"}])),
-    "schema-bomb": resealed_tables(_bomb),
-    "schema-cycle": resealed_tables(lambda content: content["schemas"].append({"items": len(content["schemas"])})),
-    "text-index": resealed_tables(_set("tools/0/describe/description", 10**6)),
-    "texts-missing": resealed_tables(lambda content: content.pop("texts")),
 }
+#: Why the file is refused, for the corruptions of format 5's own rules.
+REASONS = {
+    "ir-an-object": (
+        "tool entry 0: 'ir' does not decode (ValueError: cannot decode "
+        "{'name': 'get_weather', 'module': 'pkg.tools', 'qualname': 'q'} as Tool)"
+    ),
+    "ir-longer-than-a-tool": (
+        "tool entry 0 ('get_weather'): 'ir' does not decode (ValueError: cannot decode "
+        "['get_weather', 'pkg.tools', 'get_weather', 'Get the forecast for a city.', [... as Tool)"
+    ),
+    "ir-of-another-tool": "tool entry 1 ('where'): qualname 'where' has an entry already",
+    "ir-of-another-module": "tool entry 0 ('get_weather'): 'ir' is the IR of a tool of 'pkg.other', not of 'pkg.tools'",
+    "described-extra-key": "tool entry 0 ('get_weather') has unexpected keys: 'describe'",
+    "described-with-fingerprint": "tool entry 0 ('get_weather') has unexpected keys: 'fingerprint'",
+    "described-missing-sources": "tool entry 0 ('get_weather') has no 'sources'",
+    "described-missing-ir": "tool entry 0 has no 'ir'",
+    "sources-unsorted": "the cache's 'sources' is not sorted by module name",
+    "entry-sources-unsorted": "tool entry 0 ('get_weather'): 'sources' is not sorted, each module once",
+    "entry-sources-duplicate": "tool entry 0 ('get_weather'): 'sources' is not sorted, each module once",
+    "entry-sources-out-of-range": (
+        "tool entry 0 ('get_weather'): 'sources' holds 1, not an index into the cache's 'sources'"
+    ),
+    "entry-sources-a-name": (
+        "tool entry 0 ('get_weather'): 'sources' holds 'pkg.tools', not an index into the cache's 'sources'"
+    ),
+    "entry-sources-without-the-module": (
+        "tool entry 0 ('get_weather'): 'sources' leaves out the module itself ('pkg.tools')"
+    ),
+}
+
+
+def test_a_source_added_to_the_table_keeps_the_file_usable(project: Path) -> None:
+    """What ``_add_source`` leaves, before it gives the first entry other indexes: a file the loader serves."""
+    _reseal(project / "pkg" / "__toolcall__" / "tools.json", _add_source)
+    content = json.loads((project / "pkg" / "__toolcall__" / "tools.json").read_bytes())
+    assert list(content["sources"]) == ["pkg.a_types", "pkg.tools"]
+    assert [entry["sources"] for entry in content["tools"]] == [[1], [1]]
+    seen = _probe(project)
+    assert seen["from_cache"] == [True, True]
+    assert seen["warnings"] == []
 
 
 @pytest.mark.parametrize("mode", ["auto", "require"])
@@ -191,7 +314,7 @@ CORRUPTIONS = {
 def test_a_corrupt_cache_is_never_served_and_never_crashes(project: Path, corruption: str, mode: str) -> None:
     cache = project / "pkg" / "__toolcall__" / "tools.json"
     cache.write_bytes(CORRUPTIONS[corruption](cache.read_bytes()))
-    _expect_unserved(project, mode)
+    _expect_unserved(project, mode, REASONS.get(corruption))
 
 
 @pytest.mark.parametrize("mode", ["auto", "require"])
@@ -214,13 +337,18 @@ def test_a_cache_that_is_not_a_regular_file_is_refused(project: Path, kind: str,
     _expect_unserved(project, mode)
 
 
-def _expect_unserved(project: Path, mode: str) -> None:
+def _expect_unserved(project: Path, mode: str, reason: str | None = None) -> None:
+    """Neither tool is served from the cache; ``reason``: why the file is unusable, if given."""
+    unusable = "its schema cache is unusable: " + (reason or "")
     if mode == "auto":
         seen = _probe(project)
         assert seen["from_cache"] == [False, False]
-        (warning,) = seen["warnings"]  # type: ignore[misc]
+        warnings = seen["warnings"]
+        assert isinstance(warnings, list)
+        (warning,) = warnings
         assert warning.startswith("the schema cache of 1 module is not served"), warning
         assert "\n" not in warning
+        assert reason is None or f"pkg.tools ({unusable});" in warning, warning
         assert seen["result"] == {"city": "Oslo", "days": 3, "unit": "fahrenheit"}
         return
     run = run_python(project, PROBE, env={"TOOLCALL_CACHE": "require"})
@@ -229,6 +357,7 @@ def _expect_unserved(project: Path, mode: str) -> None:
     assert last.startswith(
         "toolcall._exceptions.CacheRequiredError: TOOLCALL_CACHE=require: tool 'get_weather' of 'pkg.tools': "
     ), run.stderr
+    assert reason is None or last.endswith(unusable), run.stderr
 
 
 def test_require_fails_loudly_on_a_stale_or_missing_cache(project: Path) -> None:
@@ -257,19 +386,29 @@ def test_loading_a_cache_builds_nothing_until_first_use(project: Path) -> None:
     code = textwrap.dedent(
         """
         import sys, toolcall
-        import toolcall._render.definitions
+        import toolcall._render.definitions as definitions
+
+        rendered = []
+        render_tool = definitions.render_tool
+
+        def counted(tool, provider, **kwargs):
+            rendered.append((tool.name, provider, kwargs.get("strict", False)))
+            return render_tool(tool, provider, **kwargs)
 
         def refuse(*args, **kwargs):
-            raise AssertionError("rendered: emit must serve the cached schemas")
+            raise AssertionError("every variant rendered: only the plugin renders them all")
 
-        toolcall._render.definitions.render_tool = toolcall._render.definitions.render_variants = refuse
+        definitions.render_tool, definitions.render_variants = counted, refuse
         import pkg.tools as tools
         from toolcall._toolset.toolset import as_toolset, loaded_tools
         toolset = as_toolset(tools)
-        unbuilt = [t._binder.peek() is None and t._classes.peek() is None for t in loaded_tools(toolset)]
+        unbuilt = [t._binder.peek() is None for t in loaded_tools(toolset)]
         assert all(unbuilt), "nothing built yet"
+        assert rendered == [], "nothing rendered yet"
         first = toolcall.emit(tools, "anthropic")
-        assert toolcall.emit(tools, "anthropic") == first  # served again (a fresh copy), still not rendered
+        assert rendered == [("get_weather", "anthropic", False), ("where", "anthropic", False)], rendered
+        assert toolcall.emit(tools, "anthropic") == first  # served again (a fresh copy), not rendered again
+        assert len(rendered) == 2, rendered
         assert "toolcall._introspect" not in sys.modules
         assert "toolcall._dispatch.binder" not in sys.modules
         toolcall.run(tools, "where", {"place": {"lat": 1.5}})
@@ -290,9 +429,79 @@ def test_cache_files_are_deterministic(project: Path) -> None:
     run_python(project, WRITE_CACHE, env={"PYTHONHASHSEED": "99"})
     assert cache.read_bytes() == first
     assert first.endswith(b"\n")
-    content = unpack(json.loads(first))
+    content = json.loads(first)
     del content["content_sha256"]
     assert cf.dumps(content).encode() == first
+
+
+def test_a_cache_file_holds_each_tools_sources_and_ir_only(project: Path) -> None:
+    content = json.loads((project / "pkg" / "__toolcall__" / "tools.json").read_bytes())
+    assert list(content) == ["checked", "content_sha256", "format", "ir", "module", "sources", "tools"]
+    assert [list(entry) for entry in content["tools"]] == [["sources", "ir"], ["sources", "ir"]]
+    assert list(content["sources"]) == ["pkg.tools"]
+    assert [entry["sources"] for entry in content["tools"]] == [[0], [0]]  # indexes into the sources table
+    assert [ir.from_json(entry["ir"]).qualname for entry in content["tools"]] == ["get_weather", "where"]
+    lower: Any = content
+    for part in LAT_GE:  # the position the "nan" corruption replaces
+        lower = lower[part]
+    assert lower == -90
+
+
+SERVED = """
+import json, sys
+import toolcall
+import pkg.tools as tools
+from toolcall._render.providers import VARIANTS
+from toolcall._toolset.toolset import as_toolset, loaded_tools
+
+out = {}
+for provider, strict in VARIANTS:
+    try:
+        out[f"{provider}:{strict}"] = toolcall.emit(tools, provider, strict=strict)
+    except ValueError as error:
+        out[f"{provider}:{strict}"] = f"ValueError: {error}"
+out["describe"] = toolcall.describe(tools)
+print(json.dumps(out))
+print(json.dumps([t.cached for t in loaded_tools(as_toolset(tools))]))
+"""
+
+
+def test_what_the_cache_serves_equals_what_introspection_renders(project: Path) -> None:
+    """Every provider variant and ``describe``, byte for byte in ``json.dumps``: rendered from the cached IR."""
+    served, introspected = (run_python(project, SERVED, env={"TOOLCALL_CACHE": mode}) for mode in ("require", "off"))
+    assert served.returncode == 0, served.stderr
+    assert introspected.returncode == 0, introspected.stderr
+    served_text, served_from = served.stdout.splitlines()
+    introspected_text, introspected_from = introspected.stdout.splitlines()
+    assert (served_from, introspected_from) == ("[true, true]", "[false, false]")
+    assert len(json.loads(served_text)) > 2  # every variant and describe
+    assert served_text == introspected_text
+
+
+def _refuse_where(content: dict[str, Any]) -> None:
+    tool = ir.from_json(content["tools"][1]["ir"])
+    assert tool.qualname == "where"
+    shape = cf.ir_parameters(tool)
+    content["tools"][1] = cf.refused_entry("where", "where", shape, "toolcall-type: no schema for Place")
+
+
+def test_a_refused_entry_is_introspected_and_says_why(project: Path) -> None:
+    _reseal(project / "pkg" / "__toolcall__" / "tools.json", _refuse_where)
+    seen = _probe(project)
+    assert seen["from_cache"] == [True, False]
+    assert seen["warnings"] == [
+        "the schema cache of 1 module is not served, so its tools are introspected instead: "
+        "pkg.tools (the mypy plugin could not describe tool 'where' (toolcall-type: no schema for Place)); "
+        "a tool the plugin could not describe needs its finding fixed, not silenced"
+    ]
+    assert seen["lat"] == "Latitude in degrees."  # introspected: the tool works
+    assert seen["result"] == {"city": "Oslo", "days": 3, "unit": "fahrenheit"}
+    run = run_python(project, PROBE, env={"TOOLCALL_CACHE": "require"})
+    assert run.returncode != 0
+    assert run.stderr.strip().splitlines()[-1] == (
+        "toolcall._exceptions.CacheRequiredError: TOOLCALL_CACHE=require: tool 'where' of 'pkg.tools': "
+        "the mypy plugin could not describe tool 'where' (toolcall-type: no schema for Place)"
+    )
 
 
 THREADED = """
@@ -326,7 +535,7 @@ print(json.dumps({
     "distinct": len(set(seen)),
     "errors": errors,
     "warnings": [str(w.message) for w in caught],
-    "served": [t.cached is not None for t in loaded_tools(as_toolset(tools))],
+    "served": [t.cached for t in loaded_tools(as_toolset(tools))],
 }))
 """
 

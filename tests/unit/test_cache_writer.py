@@ -1,8 +1,10 @@
-"""The cache writer's text: its records laid out over lines, each stored value compact, dict order kept."""
+"""The cache writer's text: its records laid out over lines, each tool entry compact on its line, dict order kept."""
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import importlib
 import json
 import os
 import stat
@@ -13,10 +15,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.corpus import scalars
+from tests.corpus import MODULES, scalars
+from toolcall import _ir as ir
 from toolcall._cache import file_format
 from toolcall._cache.layout import Shape, compact, laid_out
-from toolcall._cache.tables import unpack
+from toolcall._cache.loader import live_fingerprint
 from toolcall._declarations.tool import module_tools
 from toolcall._introspect import introspect
 
@@ -67,23 +70,29 @@ def scalars_content(checked: dict[str, Any] | None = None) -> dict[str, Any]:
 
 
 def test_a_file_with_lone_surrogates_is_valid_utf_8_and_reads_back_the_same() -> None:
-    content = file_format.module_content("m", {"m": {"sha256": "0" * 64, "tokens": None}}, [{"enum": ["\udcff", "ok"]}])
+    tool = ir.Tool("t", "m", "t", "A lone \udcff surrogate.", (), providers=("m:\udcff",))
+    content = file_format.module_content(
+        "m", {"m": {"sha256": "0" * 64, "tokens": None}}, [file_format.tool_entry(tool, ["m"])]
+    )
     text = file_format.dumps(content)
     assert "\\udcff" in text
-    assert json.loads(text.encode("utf-8"))["tools"] == [{"enum": ["\udcff", "ok"]}]
+    (entry,) = json.loads(text.encode("utf-8"))["tools"]
+    assert entry == {"sources": [0], "ir": ["t", "m", "t", "A lone \udcff surrogate.", [], [], None, ["m:\udcff"]]}
+    assert ir.from_json(entry["ir"]) == tool
 
 
 def test_a_real_cache_file_reads_back_as_its_content_in_the_same_order() -> None:
-    for checked in (None, {"renderer": "r", "tools": [{"qualname": "q"}]}):
+    for checked in (None, {"renderer": "r", "tools": [["q", "0" * 32, [0], True, []]]}):
         content = scalars_content(checked)
         text = file_format.dumps(content)
         loaded = json.loads(text)
-        assert list(loaded) == ["checked", "content_sha256", *list(content)[1:], "schemas", "texts"]
+        assert list(loaded) == ["checked", "content_sha256", "format", "ir", "module", "sources", "tools"]
+        assert list(content) == ["checked", "format", "ir", "module", "sources", "tools"]
         del loaded["content_sha256"]
-        assert json.dumps(unpack(loaded)) == json.dumps(content)
+        assert json.dumps(loaded) == json.dumps(content)
 
 
-def test_a_real_cache_file_has_a_line_per_record_and_stores_each_description_once() -> None:
+def test_a_real_cache_file_has_a_line_per_record_and_each_tool_entry_on_one_line() -> None:
     content = scalars_content()
     text = file_format.dumps(content)
     lines = text.splitlines()
@@ -91,13 +100,86 @@ def test_a_real_cache_file_has_a_line_per_record_and_stores_each_description_onc
     assert lines[-1] == "}"
     assert text.endswith("}\n")
     assert all(line.startswith("  ") for line in lines[1:-1])
-    tool = content["tools"][0]
-    assert text.count(json.dumps(tool["ir"]["description"], ensure_ascii=False)) == 1
-    assert sum(line.startswith(f'      "{key}": ') for line in lines for key in tool) == len(tool) * len(
-        content["tools"]
+    tools = content["tools"]
+    assert len(tools) > 1
+    start = lines.index('  "tools": [')
+    assert lines[start + 1 : start + len(tools) + 2] == [
+        *(f"    {compact(entry)}," for entry in tools[:-1]),
+        f"    {compact(tools[-1])}",
+        "  ]",
+    ]
+    for entry in tools:  # each description is stored once: in the IR, nothing rendered beside it
+        assert text.count(json.dumps(ir.from_json(entry["ir"]).description, ensure_ascii=False)) == 1
+
+
+def test_a_tool_entry_is_its_sorted_sources_and_its_ir() -> None:
+    for declaration in module_tools(scalars.__name__):
+        tool = introspect(declaration).tool
+        entry = file_format.tool_entry(tool, ["b.types", scalars.__name__, "a.types", "b.types"])
+        expected = {"sources": ["a.types", "b.types", scalars.__name__], "ir": ir.to_json(tool)}
+        assert json.dumps(entry) == json.dumps(expected)
+        assert ir.from_json(json.loads(json.dumps(entry["ir"]))) == tool
+    entry = file_format.tool_entry(tool, iter([scalars.__name__]))  # any iterable
+    assert entry["sources"] == [scalars.__name__]
+
+
+def test_the_file_holds_an_entrys_sources_as_indexes_into_the_sorted_table() -> None:
+    tools = [introspect(d).tool for d in module_tools(scalars.__name__)][:2]
+    record = {"sha256": "0" * 64, "tokens": None}
+    sources = dict.fromkeys(("z.types", scalars.__name__, "a.types"), record)
+    refused = file_format.refused_entry("r", "r", [], "toolcall-type: no schema")
+    entries = [
+        file_format.tool_entry(tools[0], [scalars.__name__, "z.types"]),
+        refused,
+        file_format.tool_entry(tools[1], ["a.types", scalars.__name__]),
+    ]
+    content = file_format.module_content(scalars.__name__, sources, entries)
+    assert list(content["sources"]) == ["a.types", scalars.__name__, "z.types"]
+    assert content["tools"] == [
+        {"sources": [1, 2], "ir": ir.to_json(tools[0])},
+        refused,  # names its tool itself: no sources
+        {"sources": [0, 1], "ir": ir.to_json(tools[1])},
+    ]
+    assert [list(entry) for entry in content["tools"]] == [["sources", "ir"], list(refused), ["sources", "ir"]]
+
+
+def test_a_refused_entry_is_its_names_fingerprint_and_reason() -> None:
+    shape = [("city", "positional_or_keyword", False)]
+    entry = file_format.refused_entry("f", "C.f", shape, "toolcall-type: no schema")
+    fingerprint = file_format.fingerprint("f", "C.f", shape)
+    assert json.dumps(entry) == json.dumps(
+        {"name": "f", "qualname": "C.f", "fingerprint": fingerprint, "refused": "toolcall-type: no schema"}
     )
-    variants = [line for line in lines if line.startswith('        "openai:strict": ')]
-    assert len(variants) == len(content["tools"])
+
+
+@pytest.mark.parametrize("module", MODULES)
+def test_the_fingerprint_of_an_ir_is_the_live_functions(module: str) -> None:
+    """What the runtime compares: the fingerprint that follows from the IR, and the live function's."""
+    importlib.import_module(module)
+    declarations = module_tools(module)
+    assert declarations
+    for declaration in declarations:
+        tool = introspect(declaration).tool
+        fingerprint = file_format.entry_fingerprint(tool)
+        assert fingerprint == live_fingerprint(declaration)
+        assert fingerprint == file_format.fingerprint(tool.name, tool.qualname, file_format.ir_parameters(tool))
+
+
+def test_the_fingerprint_of_an_ir_follows_its_signature() -> None:
+    tool = introspect(module_tools(scalars.__name__)[0]).tool
+    first, *rest = tool.parameters
+    fingerprint = file_format.entry_fingerprint(tool)
+    changed = [
+        dataclasses.replace(tool, parameters=(dataclasses.replace(first, name="town"), *rest)),
+        dataclasses.replace(tool, parameters=(dataclasses.replace(first, kind="keyword_only"), *rest)),
+        dataclasses.replace(tool, parameters=(dataclasses.replace(first, required=not first.required), *rest)),
+        dataclasses.replace(tool, parameters=tuple(rest)),
+        dataclasses.replace(tool, name="other"),
+        dataclasses.replace(tool, qualname="C.other"),
+    ]
+    assert len({fingerprint, *map(file_format.entry_fingerprint, changed)}) == len(changed) + 1
+    # What no signature carries does not change it.
+    assert file_format.entry_fingerprint(dataclasses.replace(tool, description="other")) == fingerprint
 
 
 def test_the_seal_is_the_digest_of_the_text_without_its_line() -> None:
@@ -110,7 +192,7 @@ def test_the_seal_is_the_digest_of_the_text_without_its_line() -> None:
 
 
 def test_the_sealed_head_is_every_field_but_the_tools() -> None:
-    content = scalars_content({"renderer": "r", "tools": [{"qualname": "q"}]})
+    content = scalars_content({"renderer": "r", "tools": [["q", "0" * 32, [0], True, []]]})
     head = file_format.sealed_head(file_format.dumps(content).encode())
     assert head is not None
     assert head.pop("content_sha256")

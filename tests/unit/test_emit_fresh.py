@@ -23,7 +23,7 @@ import toolcall
 from tests.cached_package import run_python, write_cached_package
 from toolcall import Param
 from toolcall._toolset import emit_copies
-from toolcall._toolset.toolset import as_toolset, shared_definitions
+from toolcall._toolset.toolset import as_toolset, fresh_definitions, shared_definitions
 
 PROVIDERS = ("openai", "openai-responses", "anthropic", "mcp", "gemini")
 VARIANTS = [(p, s) for p in PROVIDERS for s in (False, True) if not (p == "gemini" and s)]
@@ -251,7 +251,7 @@ def ids(value):
     return {id(node) for node in found if isinstance(node, (dict, list))}
 
 print(json.dumps({
-    "from_cache": [t.cached is not None for t in loaded_tools(as_toolset(tools))],
+    "from_cache": [t.cached for t in loaded_tools(as_toolset(tools))],
     "introspected": "toolcall._introspect" in sys.modules,
     "plain": type(second) is list and all(type(tool) is dict for tool in second),
     "same_text": json.dumps(second) == before,
@@ -308,6 +308,8 @@ for thread in threads:
     thread.start()
 for thread in threads:
     thread.join()
+for strict in (False, True):  # after the race, a copy of each variant is a repeated one: its copier exists
+    toolcall.emit(mod, "openai", strict=strict)
 
 def ids(value):
     found = [value]
@@ -354,3 +356,13 @@ def test_threads_racing_on_first_use_build_once_and_get_fresh_lists(tmp_path: Pa
         assert seen["builders_made"] == 2  # one per variant: strict and not
         assert len(seen["texts"]) == 2
         assert seen["distinct"] is True
+
+
+def test_the_first_emit_of_a_variant_compiles_no_copier_and_a_later_one_does() -> None:
+    toolset = toolcall.Toolset(plan_trip, tally)  # a toolset of its own: nothing emitted from it yet
+    first = fresh_definitions(toolset, "anthropic", True)
+    assert ("anthropic", True) not in toolset._copiers.values
+    second = fresh_definitions(toolset, "anthropic", True)
+    assert ("anthropic", True) in toolset._copiers.values
+    assert_fresh(first, second, shared_definitions(toolset, "anthropic", True))
+    assert json.dumps(first) == json.dumps(second) == json.dumps(toolcall.emit(toolset, "anthropic", strict=True))

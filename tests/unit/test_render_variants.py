@@ -8,13 +8,13 @@ from typing import Any
 import pytest
 
 from tests import render_samples as s
-from toolcall._cache import file_format
 from toolcall._render.definitions import Rendered, render_tool, render_variants
+from toolcall._render.providers import VARIANTS
 
 
 def one_by_one(tool: Any) -> dict[tuple[str, bool], Rendered | str]:
     found: dict[tuple[str, bool], Rendered | str] = {}
-    for provider, strict in file_format.VARIANTS:
+    for provider, strict in VARIANTS:
         try:
             found[provider, strict] = render_tool(tool, provider, strict=strict)
         except ValueError as exc:
@@ -34,7 +34,7 @@ def dicts(value: Any) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("name", sorted(s.SAMPLES))
 @pytest.mark.parametrize("copies", [True, False])
 def test_each_variant_is_what_render_tool_gives(name: str, copies: bool) -> None:
-    assert render_variants(s.SAMPLES[name], file_format.VARIANTS, copies=copies) == one_by_one(s.SAMPLES[name])
+    assert render_variants(s.SAMPLES[name], VARIANTS, copies=copies) == one_by_one(s.SAMPLES[name])
 
 
 def shared_dicts(rendered: dict[tuple[str, bool], Rendered | str]) -> int:
@@ -48,12 +48,12 @@ def shared_dicts(rendered: dict[tuple[str, bool], Rendered | str]) -> int:
 
 def test_copies_share_nothing_and_no_copies_share_the_schemas() -> None:
     tool = s.SAMPLES[sorted(s.SAMPLES)[0]]
-    assert shared_dicts(render_variants(tool, file_format.VARIANTS)) == 0
-    assert shared_dicts(render_variants(tool, file_format.VARIANTS, copies=False)) > 0
+    assert shared_dicts(render_variants(tool, VARIANTS)) == 0
+    assert shared_dicts(render_variants(tool, VARIANTS, copies=False)) > 0
 
 
 @pytest.mark.parametrize("copies", [True, False])
 def test_what_json_cannot_hold_is_refused_with_or_without_copies(copies: bool) -> None:
     tool = s.tool("bounded", s.param("n", s.constrained(s.P("float"), ge=-math.inf)))
-    rendered = render_variants(tool, file_format.VARIANTS, copies=copies)
+    rendered = render_variants(tool, VARIANTS, copies=copies)
     assert all(isinstance(variant, str) and "JSON" in variant for variant in rendered.values()), rendered

@@ -11,7 +11,7 @@ from typing import Final
 __all__ = ["CACHE_DIR", "CACHE_FORMAT", "MAX_DEPTH", "MalformedCacheError"]
 
 #: Bumped whenever the cache file's layout changes.
-CACHE_FORMAT: Final = 4
+CACHE_FORMAT: Final = 5
 
 #: The directory beside a tool module that holds its cache file.
 CACHE_DIR: Final = "__toolcall__"

@@ -10,47 +10,39 @@ has validated every part. Its content, in this order::
       "checked": {...},                  # the plugin's own record (toolcall_mypy._cache.reuse)
       "content_sha256": "...",           # the seal: of this text without this line
       "format": CACHE_FORMAT,            # this layout
-      "ir": ir.IR_VERSION,           # the IR's meaning
+      "ir": ir.IR_VERSION,               # the IR's meaning
       "module": "pkg.tools",
       "sources": {                       # every module a tool's schema comes from, sorted
         "pkg.tools": {"sha256": ..., "tokens": ...},   # toolcall._cache.freshness
         "pkg.types_": {...}
       },
-      "tools": [                         # declaration order
-        {
-          "name": ..., "qualname": ...,
-          "fingerprint": ...,            # signature_fingerprint(...)
-          "sources": ["pkg.tools", ...], # the modules this tool's schema comes from
-          "ir": {...},                   # ir.to_json(tool)
-          "describe": {...},             # describe()'s entry
-          "rendered": {"openai": {...}, "openai:strict": {...}, ..., "gemini": {"error": "..."}}
-        },
+      "tools": [                         # declaration order, one line each
+        {"sources": [0, ...], "ir": [...]},  # indexes into "sources", sorted; ir.to_json(tool)
         {"name": ..., "qualname": ..., "fingerprint": ..., "refused": "..."}
-      ],
-      "schemas": [...],                  # each distinct schema once (toolcall._cache.tables)
-      "texts": [...]                     # each description once
+      ]
     }
 
-The schemas and descriptions of ``ir``, ``describe`` and ``rendered`` are
-stored once per file, in the two tables at the end, and referred to by
-index (``toolcall._cache.tables``: most of a tool's variants share them).
-``module_content`` and ``tool_entry`` build the content with everything in
-place; ``dumps`` moves it into the tables, and the loader resolves it back
-before anything is checked or served.
+A tool's entry is its IR as the static front end derived it, descriptions
+included, and the modules its schema comes from: no rendered schema. The
+runtime renders each provider variant from the IR on first use, with the
+renderer introspection uses, so what the cache serves equals what
+introspection renders. The signature fingerprint the runtime compares with
+the live function follows from the IR (``ir_parameters``), so it is not
+stored. A ``refused`` entry is a tool the plugin could not describe (its
+finding was silenced): the runtime introspects it and says why, instead of
+calling the cache stale.
 
-A ``refused`` entry is a tool the plugin could not describe (its finding was
-silenced): the runtime introspects it and says why, instead of calling the
-cache stale. Every rendered schema is stored exactly as ``emit`` gives it,
-dict order included, so serving it equals rendering it byte for byte in
-``json.dumps``.
-
+The bytes follow from the code alone: every list is sorted or in
+declaration order, every record is written in a fixed key order, nothing
+holds a path outside the project, a time or a name of the machine.
 Written deterministically (the order above; records indented by 2 spaces a
 level and each stored value compact on its own line, ``toolcall._cache.layout``;
 a final newline; lone surrogates escaped so the text is valid UTF-8) and
 atomically (a temporary file in the same directory, then ``os.replace``).
 The seal lets the plugin trust the file's ``checked`` record without
 parsing the rest, and the runtime refuse a hand-edited file: any edit to the
-text breaks it.
+text breaks it. It is not a signature: anyone who can write the file can
+seal it again, which is why the runtime treats the content as data only.
 """
 
 from __future__ import annotations
@@ -67,18 +59,16 @@ from typing import TYPE_CHECKING, Any, Final
 from toolcall import _ir as ir
 from toolcall._cache.constants import CACHE_DIR, CACHE_FORMAT
 from toolcall._cache.layout import laid_out
-from toolcall._cache.tables import pack
-from toolcall._cache.variants import VARIANTS, variant_key
 
 if TYPE_CHECKING:
     from toolcall._cache.layout import Shape
-    from toolcall._render.definitions import Rendered
 
 __all__ = [
     "CACHE_DIR",
     "CACHE_FORMAT",
     "cache_path",
     "dumps",
+    "entry_fingerprint",
     "fingerprint",
     "ir_parameters",
     "module_content",
@@ -103,12 +93,8 @@ _TOOLS_LINE: Final = b'\n  "tools": '
 _LAYOUT: Final[Shape] = {
     "checked": {"files": {}, "tools": {}},
     "sources": {},
-    "tools": {"*": {"rendered": {}}},
-    "schemas": {},
-    "texts": {},
+    "tools": {},
 }
-
-#: Every provider variant the cache holds, as ``(provider, strict)``: each provider, and its strict mode if it has one.
 
 
 def cache_path(module_file: str | os.PathLike[str]) -> Path:
@@ -141,13 +127,13 @@ def ir_parameters(tool: ir.Tool) -> list[tuple[str, str, bool]]:
 def dumps(content: dict[str, Any]) -> str:
     """The deterministic, sealed text of a cache file (``content`` as ``module_content`` gives it).
 
-    That is ``content`` with its tables (``cache_tables.pack``), laid out by
+    That is ``content`` laid out by
     ``cache_layout.laid_out`` (dict order kept), lone surrogates escaped as
     ``\\udcff``, with one more key, ``content_sha256``: the digest of the text
     without that line.
     """
 
-    text = _escape_surrogates(laid_out(pack(content), _LAYOUT) + "\n")
+    text = _escape_surrogates(laid_out(content, _LAYOUT) + "\n")
     at = text.index(_FORMAT_LINE)
     seal = hashlib.sha256(text.encode()).hexdigest()
     return f'{text[:at]}{_SEAL.decode()}{seal}",{text[at:]}'
@@ -247,53 +233,35 @@ def module_content(
 ) -> dict[str, Any]:
     """The whole cache file for ``module`` but its seal; ``checked`` is the plugin's record, if any.
 
-    ``sources`` maps each module a tool depends on to its ``source_record``.
+    ``sources`` maps each module a tool depends on to its ``source_record``;
+    each entry of ``tools`` names its modules (``tool_entry``), and the file
+    holds them as indexes into the sorted table.
     """
+    names = sorted(sources)
+    index = {name: position for position, name in enumerate(names)}
     return {
         "checked": {} if checked is None else checked,
         "format": CACHE_FORMAT,
         "ir": ir.IR_VERSION,
         "module": module,
-        "sources": {name: dict(sources[name]) for name in sorted(sources)},
-        "tools": list(tools),
+        "sources": {name: dict(sources[name]) for name in names},
+        "tools": [entry if "refused" in entry else _indexed(entry, index) for entry in tools],
     }
 
 
-def tool_entry(
-    tool: ir.Tool,
-    sources: Sequence[str],
-    rendered: Mapping[tuple[str, bool], Rendered | str] | None = None,
-) -> dict[str, Any]:
-    """One tool's cache entry: the modules it comes from, its IR, ``describe`` entry and every rendered variant.
+def _indexed(entry: dict[str, Any], index: dict[str, int]) -> dict[str, Any]:
+    """A described entry as the file holds it: its modules as indexes into the sorted ``sources`` table."""
+    return {"sources": sorted(index[name] for name in entry["sources"]), "ir": entry["ir"]}
 
-    ``rendered`` is ``render_variants(tool, VARIANTS, copies=False)`` when
-    the caller has it already (the plugin reads its findings too); the entry
-    may share its parts, so it is for writing out, not for handing out. A variant the provider
-    cannot take is recorded as ``{"error": message}`` and raised again as
-    ``ValueError`` when emitted.
-    """
-    from toolcall._render.definitions import parameters_schema, render_variants
 
-    if rendered is None:
-        rendered = render_variants(tool, VARIANTS, copies=False)  # only written out
-    variants = {
-        variant_key(provider, strict): rendering.definition if not isinstance(rendering, str) else {"error": rendering}
-        for (provider, strict), rendering in rendered.items()
-    }
-    return {
-        "name": tool.name,
-        "qualname": tool.qualname,
-        "fingerprint": fingerprint(tool.name, tool.qualname, ir_parameters(tool)),
-        "sources": sorted(set(sources)),
-        "ir": ir.to_json(tool),
-        "describe": {
-            "module": tool.module,
-            "name": tool.name,
-            "description": tool.description,
-            "parameters": parameters_schema(tool),
-        },
-        "rendered": variants,
-    }
+def tool_entry(tool: ir.Tool, sources: Iterable[str]) -> dict[str, Any]:
+    """One tool's cache entry: the modules its schema comes from (sorted, once each) and its IR."""
+    return {"sources": sorted(set(sources)), "ir": ir.to_json(tool)}
+
+
+def entry_fingerprint(tool: ir.Tool) -> str:
+    """The signature fingerprint of a described entry, from its IR."""
+    return fingerprint(tool.name, tool.qualname, ir_parameters(tool))
 
 
 def refused_entry(name: str, qualname: str, shape: Iterable[tuple[str, str, bool]], message: str) -> dict[str, Any]:

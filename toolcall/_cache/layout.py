@@ -1,14 +1,12 @@
 """The text layout of a schema cache file: its records indented, each stored value on one line.
 
-A cache file is reviewed in diffs, so its structure is laid out as
-``json.dumps(indent=2)`` would: each top-level record, each module of the
-``sources`` table, each tool entry's fields, each rendered variant, each
-entry of the ``schemas`` and ``texts`` tables starts a line. What fills one
-of those places (a schema, an IR, an envelope) is written compactly on its
-line, as ``json.dumps(separators=(",", ":"), ensure_ascii=False)`` writes it,
-so a changed schema is one changed line and the file is not half
-indentation. Key order is kept everywhere, and parsing the text gives back
-the same data.
+Its structure is laid out as ``json.dumps(indent=2)`` would: each top-level
+record, each module of the ``sources`` table, each tool entry starts a line.
+What fills one of those places (a tool's entry, its IR included) is written
+compactly on its line, as ``json.dumps(separators=(",", ":"),
+ensure_ascii=False)`` writes it, so a changed tool is one changed line and
+the file is not half indentation. Key order is kept everywhere, and parsing
+the text gives back the same data.
 """
 
 from __future__ import annotations

@@ -29,22 +29,21 @@ import stat
 import sys
 from pathlib import Path
 from types import CodeType
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from toolcall import _ir as ir
 from toolcall._cache import file_format, report
 from toolcall._cache.constants import MalformedCacheError
+from toolcall._cache.refs import resolve_refs
 from toolcall._cache.report import Problem
 from toolcall._cache.shapes import CachedEntry, SourceRecord, check_entries, check_sources
-from toolcall._cache.tables import unpack
-from toolcall._cache.variants import variant_key
 from toolcall._exceptions import CacheRequiredError
 from toolcall._once import OnceMap
 
 if TYPE_CHECKING:
     from toolcall._declarations.tool import ToolDeclaration
 
-__all__ = ["MAX_FILE_BYTES", "cache_entry", "cached_definition", "import_refs", "live_fingerprint"]
+__all__ = ["MAX_FILE_BYTES", "CachedTool", "cache_entry", "live_fingerprint"]
 
 _MODES: Final = ("auto", "require", "off")
 _CO_VARKEYWORDS: Final = 0x08
@@ -75,14 +74,25 @@ _MODULES: OnceMap[str, _ModuleCache] = OnceMap()
 _SOURCES: dict[tuple[str, SourceRecord], bool] = {}
 
 
-def cache_entry(declaration: ToolDeclaration) -> CachedEntry | None:
-    """The current cache entry of a tool, or ``None`` to introspect it (``RuntimeError`` under ``require``)."""
+class CachedTool(NamedTuple):
+    """A tool as its current cache entry gives it: the IR, and the classes it names, resolved and checked."""
+
+    tool: ir.Tool
+    classes: dict[str, Any]
+
+
+def cache_entry(declaration: ToolDeclaration) -> CachedTool | None:
+    """The tool from its current cache entry, or ``None`` to introspect it (``RuntimeError`` under ``require``)."""
     mode = _mode()
     if mode == "off" or "<locals>" in declaration.qualname:
         return None  # a tool made inside a function is never in a module's cache
     entry, problem = _entry(declaration)
     if entry is not None:
-        return entry
+        assert entry.tool is not None
+        try:  # the cache chooses no code to run: each name must be a class of the kind it declares
+            return CachedTool(entry.tool, resolve_refs(entry.tool, declaration.module))
+        except MalformedCacheError as reason:
+            problem = Problem("corrupt", f"its schema cache is unusable: {reason}")
     assert problem is not None
     if mode == "require":
         raise CacheRequiredError(
@@ -207,11 +217,24 @@ def _parsed(data: bytes, name: str) -> _ModuleCache:
         )
     if content.get("module") != name:
         raise MalformedCacheError(f"it belongs to module {str(content.get('module'))[:80]!r}")
-    content = unpack(content)
     sources = check_sources(content)
     entries = check_entries(content, name, sources)
+    _check_source_names(sources, name)
     changed = frozenset(module for module, record in sources.items() if not _source_current(module, record))
     return _ModuleCache({entry.qualname: entry for entry in entries}, changed)
+
+
+def _check_source_names(sources: dict[str, SourceRecord], module: str) -> None:
+    """Refuse a source module that checking would import from outside the tool module's own top-level package.
+
+    Finding a module's file imports its parent packages; the cache is data,
+    so only the tool's own package may be imported for it. A module it
+    really depends on is imported already (the tool module imported it).
+    """
+    package = module.partition(".")[0]
+    for source in sources:
+        if source not in sys.modules and source.partition(".")[0] != package:
+            raise MalformedCacheError(f"it names source module {source[:80]!r}, outside package {package!r}")
 
 
 def _json(data: bytes) -> dict[str, Any]:
@@ -298,40 +321,3 @@ def live_fingerprint(declaration: ToolDeclaration) -> str:
         index = positional + code.co_kwonlyargcount + (1 if code.co_flags & 0x04 else 0)
         shape.append((code.co_varnames[index], "var_keyword", True))
     return file_format.fingerprint(declaration.name, declaration.qualname, shape)
-
-
-def cached_definition(entry: CachedEntry, provider: str, strict: bool) -> dict[str, Any]:
-    """A rendered variant from a cache entry (``ValueError`` where the provider cannot take the tool)."""
-    assert entry.rendered is not None
-    assert entry.tool is not None
-    variant = entry.rendered.get(variant_key(provider, strict))
-    if variant is None:
-        from toolcall._render.definitions import render_tool
-
-        # Not a cached variant: an unknown provider or gemini strict; the renderer says why.
-        return render_tool(entry.tool, provider, strict=strict).definition
-    if set(variant) == {"error"}:
-        raise ValueError(variant["error"])
-    return variant
-
-
-def import_refs(tool: ir.Tool) -> dict[str, Any]:
-    """Import every class the IR refers to (enums, objects, custom types, providers)."""
-    from toolcall._declarations.custom import resolve_ref
-
-    return {ref: resolve_ref(ref) for ref in sorted(_refs(tool))}
-
-
-def _refs(tool: ir.Tool) -> set[str]:
-    refs: set[str] = set(tool.providers)
-    stack: list[Any] = [p.type for p in tool.parameters] + [d.type for d in tool.defs]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, (ir.EnumType, ir.ObjectType)):
-            refs.add(node.ref)
-        if isinstance(node, ir.CustomType):
-            refs.add(node.ref)
-            if node.provider is not None:
-                refs.add(node.provider)
-        stack.extend(ir.child_types(node))
-    return refs

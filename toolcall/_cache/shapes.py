@@ -1,7 +1,6 @@
 """The shape check of a schema cache file's content, before anything in it is served.
 
-The content is checked as ``cache_tables.unpack`` gives it: format 4 with
-its tables resolved.
+The content is checked as it is parsed: format 5.
 
 A cache file is written by the mypy plugin, but what the runtime reads may
 be anything: a file cut short and mended by hand, a merge gone wrong, a
@@ -17,23 +16,20 @@ never crashes):
   own business), ``content_sha256`` (64 lowercase hex digits), ``format``
   and ``ir`` (integers, not booleans: the loader compares their values),
   ``module`` (the module being loaded), ``sources`` and ``tools``;
-* ``sources`` maps dotted module names to ``{"sha256", "tokens"}`` digests;
-* a tool entry is either described (``name``, ``qualname``, ``fingerprint``,
-  ``sources``, ``ir``, ``describe``, ``rendered``) or refused (``name``,
-  ``qualname``, ``fingerprint``, ``refused``), with exactly those keys and
-  unique qualnames; its ``sources`` name the module itself and only modules
-  of the ``sources`` table;
-* ``ir`` decodes with ``ir.from_json`` into the entry's tool, and every
+* ``sources`` maps dotted module names, sorted, to ``{"sha256", "tokens"}``
+  digests;
+* a tool entry is either described (``sources``, ``ir``) or refused
+  (``name``, ``qualname``, ``fingerprint``, ``refused``), with exactly those
+  keys and unique qualnames; its ``sources`` are indexes into the
+  ``sources`` table, sorted, once each, the module itself among them;
+* ``ir`` decodes with ``ir.from_json`` into a tool of this module, and every
   field of every decoded node has the type its class declares, every
-  ``RefType`` names one of the tool's named types, every default and custom schema is JSON;
-* ``describe`` names the entry's module and tool;
-* ``rendered`` holds exactly the variants of ``variants.VARIANTS``, each
-  ``{"error": message}`` or a definition whose envelope (its provider's
-  ``Envelope`` in ``toolcall._render.providers``) names the tool;
-* every JSON value (schemas, the IR) is JSON all the way down: objects with
-  string keys, arrays, strings, finite numbers, booleans, null, nested at
-  most ``MAX_DEPTH`` levels. The walk is iterative, so no content can
-  overflow the stack, and each rendered schema is walked once.
+  ``RefType`` names one of the tool's named types, every default and custom
+  schema is JSON;
+* every JSON value (the IR, a default, a custom schema) is JSON all the way
+  down: objects with string keys, arrays, strings, finite numbers, booleans,
+  null, nested at most ``MAX_DEPTH`` levels. The walk is iterative, so no
+  content can overflow the stack.
 
 Failures raise ``MalformedCacheError`` with a one-line reason naming the entry and
 the key; nothing else escapes (an unexpected error while checking, which
@@ -54,8 +50,7 @@ from typing import Any, Final, TypeVar
 
 from toolcall import _ir as ir
 from toolcall._cache.constants import MAX_DEPTH, MalformedCacheError
-from toolcall._cache.variants import VARIANT_ENVELOPES
-from toolcall._render.providers import Envelope
+from toolcall._cache.file_format import entry_fingerprint
 
 __all__ = [
     "CachedEntry",
@@ -73,9 +68,8 @@ _LITERAL_KINDS: Final = _JSON_SCALARS | {float}
 
 _HEAD_KEYS: Final = frozenset(("checked", "content_sha256", "format", "ir", "module", "sources", "tools"))
 _SOURCE_KEYS: Final = frozenset(("sha256", "tokens"))
-_DESCRIBED_KEYS: Final = frozenset(("name", "qualname", "fingerprint", "sources", "ir", "describe", "rendered"))
+_DESCRIBED_KEYS: Final = frozenset(("sources", "ir"))
 _REFUSED_KEYS: Final = frozenset(("name", "qualname", "fingerprint", "refused"))
-_DESCRIBE_KEYS: Final = frozenset(("module", "name", "description", "parameters"))
 
 _T = TypeVar("_T")
 
@@ -92,10 +86,9 @@ class SourceRecord:
 class CachedEntry:
     """One checked tool entry, in the order of the file.
 
-    ``tool`` is the decoded IR; ``describe`` and ``rendered`` (variant key
-    → definition or ``{"error": message}``) are the parsed values themselves,
-    not copies. A refused entry has only its names, its fingerprint and the
-    plugin's ``refused`` message: ``sources`` is empty, the rest ``None``.
+    ``tool`` is the decoded IR, and the fingerprint follows from it. A
+    refused entry has only its names, its fingerprint and the plugin's
+    ``refused`` message: ``sources`` is empty, ``tool`` is ``None``.
     """
 
     name: str
@@ -103,12 +96,7 @@ class CachedEntry:
     fingerprint: str
     sources: tuple[str, ...]
     tool: ir.Tool | None
-    describe: dict[str, Any] | None
-    rendered: dict[str, dict[str, Any]] | None
     refused: str | None
-
-
-_VARIANT_KEYS: Final = frozenset(VARIANT_ENVELOPES)
 
 
 def check_sources(content: dict[str, Any]) -> dict[str, SourceRecord]:
@@ -138,6 +126,8 @@ def _sources(content: Any) -> dict[str, SourceRecord]:
     table = _member(content, "sources", "the cache")
     if type(table) is not dict or not table:
         raise MalformedCacheError(f"the cache's 'sources' is {_show(table)}, not a non-empty object")
+    if list(table) != sorted(table):  # entries name its modules by position
+        raise MalformedCacheError("the cache's 'sources' is not sorted by module name")
     records: dict[str, SourceRecord] = {}
     for name, record in table.items():
         where = f"the cache's source {_show(name)}"
@@ -182,6 +172,9 @@ def _head(content: Any, module: str) -> None:
 
 def _label(index: int, raw: Any) -> str:
     if type(raw) is dict:
+        tool = raw.get("ir")
+        if type(tool) is list and len(tool) > 2 and type(tool[2]) is str:  # the IR's qualname
+            return f"tool entry {index} ({_show(tool[2])})"
         for key in ("qualname", "name"):
             if type(raw.get(key)) is str:
                 return f"tool entry {index} ({_show(raw[key])})"
@@ -191,83 +184,34 @@ def _label(index: int, raw: Any) -> str:
 def _entry(raw: Any, where: str, module: str, sources: Mapping[str, SourceRecord]) -> CachedEntry:
     if type(raw) is not dict:
         raise MalformedCacheError(f"{where} is {_show(raw)}, not an object")
-    refused = "refused" in raw
-    _exact_keys(raw, _REFUSED_KEYS if refused else _DESCRIBED_KEYS, where)
-    name = _typed(raw, "name", str, where)
-    qualname = _typed(raw, "qualname", str, where)
-    fingerprint = _hex(raw["fingerprint"], 32, f"{where}: 'fingerprint'")
-    if refused:
-        return CachedEntry(name, qualname, fingerprint, (), None, None, None, _typed(raw, "refused", str, where))
-    return CachedEntry(
-        name,
-        qualname,
-        fingerprint,
-        _entry_sources(raw["sources"], where, module, sources),
-        _tool(raw["ir"], f"{where}: 'ir'", (name, qualname, module)),
-        _describe(raw["describe"], f"{where}: 'describe'", module, name),
-        _rendered(raw["rendered"], where, name),
-        None,
-    )
+    if "refused" in raw:
+        _exact_keys(raw, _REFUSED_KEYS, where)
+        name = _typed(raw, "name", str, where)
+        qualname = _typed(raw, "qualname", str, where)
+        fingerprint = _hex(raw["fingerprint"], 32, f"{where}: 'fingerprint'")
+        return CachedEntry(name, qualname, fingerprint, (), None, _typed(raw, "refused", str, where))
+    _exact_keys(raw, _DESCRIBED_KEYS, where)
+    tool = _tool(raw["ir"], f"{where}: 'ir'", module)
+    entry_sources = _entry_sources(raw["sources"], where, module, sources)
+    return CachedEntry(tool.name, tool.qualname, entry_fingerprint(tool), entry_sources, tool, None)
 
 
 def _entry_sources(raw_sources: Any, where: str, module: str, sources: Mapping[str, SourceRecord]) -> tuple[str, ...]:
+    """The module names of an entry's ``sources``: indexes into the sorted table, sorted, once each."""
+    names = list(sources)
     if type(raw_sources) is not list or not raw_sources:
         raise MalformedCacheError(f"{where}: 'sources' is {_show(raw_sources)}, not a non-empty array")
     for item in raw_sources:
-        if type(item) is not str or item not in sources:
-            raise MalformedCacheError(f"{where}: 'sources' names {_show(item)}, not a module of the cache's 'sources'")
-    if len(set(raw_sources)) != len(raw_sources):
-        raise MalformedCacheError(f"{where}: 'sources' names a module twice")
-    if module not in raw_sources:
+        if type(item) is not int or not 0 <= item < len(names):
+            raise MalformedCacheError(
+                f"{where}: 'sources' holds {_show(item)}, not an index into the cache's 'sources'"
+            )
+    if sorted(set(raw_sources)) != raw_sources:
+        raise MalformedCacheError(f"{where}: 'sources' is not sorted, each module once")
+    found = tuple(names[item] for item in raw_sources)
+    if module not in found:
         raise MalformedCacheError(f"{where}: 'sources' leaves out the module itself ({_show(module)})")
-    return tuple(raw_sources)
-
-
-def _describe(describe: Any, what: str, module: str, name: str) -> dict[str, Any]:
-    if type(describe) is not dict:
-        raise MalformedCacheError(f"{what} is {_show(describe)}, not an object")
-    _exact_keys(describe, _DESCRIBE_KEYS, what)
-    if _typed(describe, "module", str, what) != module:
-        raise MalformedCacheError(f"{what} names module {_show(describe['module'])}, not {_show(module)}")
-    if _typed(describe, "name", str, what) != name:
-        raise MalformedCacheError(f"{what} names tool {_show(describe['name'])}, not {_show(name)}")
-    if describe["description"] is not None:
-        _typed(describe, "description", str, what)
-    _json(_typed(describe, "parameters", dict, what), f"{what} 'parameters'")
-    return describe
-
-
-def _rendered(rendered: Any, where: str, name: str) -> dict[str, dict[str, Any]]:
-    if type(rendered) is not dict:
-        raise MalformedCacheError(f"{where}: 'rendered' is {_show(rendered)}, not an object")
-    _exact_keys(rendered, _VARIANT_KEYS, f"{where}: 'rendered'")
-    for key, variant in rendered.items():
-        what = f"{where}: rendered {key!r}"
-        if type(variant) is not dict:
-            raise MalformedCacheError(f"{what} is {_show(variant)}, not an object")
-        if len(variant) == 1 and "error" in variant:
-            _typed(variant, "error", str, what)
-        else:
-            _envelope(variant, VARIANT_ENVELOPES[key], name, what)
-            _json(variant, what)
-    return rendered
-
-
-def _envelope(definition: dict[str, Any], envelope: Envelope, name: str, what: str) -> None:
-    for key, value in envelope.fixed.items():
-        if type(definition.get(key)) is not str or definition[key] != value:
-            raise MalformedCacheError(f"{what}: {key!r} is {_show(definition.get(key))}, not {value!r}")
-    named = definition
-    if envelope.within is not None:
-        named = _typed(definition, envelope.within, dict, what)
-        what = f"{what} {envelope.within!r}"
-    if _typed(named, "name", str, what) != name:
-        raise MalformedCacheError(f"{what} names tool {_show(named['name'])}, not {_show(name)}")
-    for key, kind in envelope.required.items():
-        _typed(named, key, kind, what)
-    for key, kind in envelope.optional.items():
-        if key in named:
-            _typed(named, key, kind, what)
+    return found
 
 
 def _json(value: Any, what: str) -> None:
@@ -298,7 +242,7 @@ def _json(value: Any, what: str) -> None:
     raise MalformedCacheError(f"{what} nests deeper than {MAX_DEPTH} levels")
 
 
-def _tool(data: Any, what: str, names: tuple[str, str, str]) -> ir.Tool:
+def _tool(data: Any, what: str, module: str) -> ir.Tool:
     _json(data, what)  # bounds the depth before from_json recurses into it
     try:
         tool = ir.from_json(data)
@@ -307,8 +251,8 @@ def _tool(data: Any, what: str, names: tuple[str, str, str]) -> ir.Tool:
     if type(tool) is not ir.Tool:
         raise MalformedCacheError(f"{what} decodes to {_show(tool)}, not a tool")
     _ir_fields(tool, what)
-    if (tool.name, tool.qualname, tool.module) != names:
-        raise MalformedCacheError(f"{what} is the IR of {_show(tool.module)}, {_show(tool.qualname)}, not of this tool")
+    if tool.module != module:
+        raise MalformedCacheError(f"{what} is the IR of a tool of {_show(tool.module)}, not of {_show(module)}")
     return tool
 
 

@@ -19,10 +19,16 @@ file mypy's plugin loader and the plugin's settings are read from.
 ``--frozen`` writes no schema cache file: the plugin's writers record what
 they would write or delete (``toolcall_mypy._cache.frozen.frozen_run``), and
 each file that would change is reported as a ``toolcall-frozen`` finding.
-A module mypy does not check again is current by construction (its cache
-metadata records its cache file's digest); after a frozen run that found a
-difference, mypy's cache is removed, because it then records the digests of
-files that are not current and the next run must check those modules again.
+A frozen run takes nothing from the files under check: every tool is
+analysed and its entry derived afresh (no record replayed, no recorded
+finding or source digest reused), and mypy's cache for frozen runs is a
+directory of its own, ``.toolcall_cache/frozen``, which only frozen runs
+fill. A module mypy does not check again there is current by construction
+(its cache metadata records its cache file's digest, as a frozen run
+derived it, and any edit to the file changes that digest); after a frozen
+run that found a difference, that cache is removed, because it then records
+the digests of files that are not current and the next run must check those
+modules again.
 """
 
 from __future__ import annotations
@@ -53,10 +59,12 @@ if TYPE_CHECKING:
 
     _Tick = Callable[[str | None], None]
 
-__all__ = ["CACHE_DIR", "FROZEN_CODE", "add_parser", "run"]
+__all__ = ["CACHE_DIR", "FROZEN_CACHE_DIR", "FROZEN_CODE", "add_parser", "run"]
 
 #: mypy's cache for these runs, relative to the current directory: never the project's own ``.mypy_cache``.
 CACHE_DIR: Final = os.path.join(".toolcall_cache", "mypy")
+#: mypy's cache for ``--frozen`` runs: only they fill it, so no other run's record vouches for a file.
+FROZEN_CACHE_DIR: Final = os.path.join(".toolcall_cache", "frozen")
 #: The code of a ``--frozen`` difference (not a mypy error code: it is this command's own).
 FROZEN_CODE: Final = "toolcall-frozen"
 _PLUGIN: Final = "toolcall_mypy"
@@ -127,7 +135,7 @@ def _check(paths: list[str], *, frozen: bool) -> list[Finding]:
     from toolcall_mypy._cache.frozen import frozen_run
 
     fscache = FileSystemCache()
-    sources, options = _options(paths, fscache)
+    sources, options = _options(paths, fscache, FROZEN_CACHE_DIR if frozen else CACHE_DIR)
     changes: list[Change] | None = None
     with frozen_run() if frozen else contextlib.nullcontext() as recorder:
         try:
@@ -137,18 +145,18 @@ def _check(paths: list[str], *, frozen: bool) -> list[Finding]:
             if recorder is not None and changes != []:
                 # mypy's cache records each checked module's cache file as it is, here not as it would be:
                 # it must not vouch for them, so the next run checks them again.
-                shutil.rmtree(CACHE_DIR, ignore_errors=True)
+                shutil.rmtree(FROZEN_CACHE_DIR, ignore_errors=True)
     return [*_findings(messages), *map(_difference, changes or ())]
 
 
-def _options(paths: list[str], fscache: FileSystemCache) -> tuple[list[BuildSource], Options]:
+def _options(paths: list[str], fscache: FileSystemCache, cache_dir: str) -> tuple[list[BuildSource], Options]:
     """mypy's sources and options as the project configures them, adjusted for this run."""
     from mypy.main import process_options
 
     out, err = io.StringIO(), io.StringIO()
     try:
         sources, options = process_options(
-            ["--cache-dir", CACHE_DIR, "--", *paths], stdout=out, stderr=err, require_targets=False, fscache=fscache
+            ["--cache-dir", cache_dir, "--", *paths], stdout=out, stderr=err, require_targets=False, fscache=fscache
         )
     except SystemExit:
         raise _Stop(*_mypy_lines(out, err), "toolcall: error: mypy cannot read the project's configuration") from None

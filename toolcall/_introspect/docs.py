@@ -12,6 +12,8 @@ from __future__ import annotations
 import ast
 import contextlib
 import inspect
+import linecache
+import sys
 import textwrap
 from typing import Any
 
@@ -81,8 +83,49 @@ def _source_docs(cls: type[Any]) -> dict[str, str]:
 
 
 def _class_node(cls: type[Any]) -> ast.ClassDef | None:
+    """The statement that defines ``cls``: from its module's parse, else (a class made twice) as ``inspect`` does."""
+    found = _module_classes(cls).get(cls.__qualname__, ())
+    if len(found) == 1:
+        return found[0]
     try:
         tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
     except (OSError, TypeError, SyntaxError):
         return None
     return next((n for n in tree.body if isinstance(n, ast.ClassDef)), None)
+
+
+# Source file -> each class statement of the module (not inside a function), by qualname. ``inspect.getsource``
+# parses the whole module again for every class (before 3.13), which made a module of many classes quadratic.
+_CLASSES: dict[str, dict[str, list[ast.ClassDef]]] = {}
+
+
+def _module_classes(cls: type[Any]) -> dict[str, list[ast.ClassDef]]:
+    try:
+        file = inspect.getsourcefile(cls)
+    except TypeError:  # a built-in class
+        return {}
+    if file is None:
+        return {}
+    classes = _CLASSES.get(file)
+    if classes is None:
+        module = sys.modules.get(cls.__module__)
+        lines = linecache.getlines(file, vars(module) if module is not None else None)
+        try:
+            tree = ast.parse("".join(lines))
+        except (SyntaxError, ValueError):
+            tree = ast.Module(body=[], type_ignores=[])
+        classes = _CLASSES[file] = {}
+        _collect_classes(tree.body, "", classes)
+    return classes
+
+
+def _collect_classes(body: list[ast.stmt], prefix: str, classes: dict[str, list[ast.ClassDef]]) -> None:
+    """Each class statement of ``body`` and of the classes in it, under its qualname."""
+    for node in body:
+        if isinstance(node, ast.ClassDef):
+            qualname = prefix + node.name
+            classes.setdefault(qualname, []).append(node)
+            _collect_classes(node.body, qualname + ".", classes)
+        elif isinstance(node, (ast.If, ast.Try)):  # a class defined under a condition is still the module's
+            for part in (node.body, node.orelse, *(h.body for h in getattr(node, "handlers", ()))):
+                _collect_classes(part, prefix, classes)

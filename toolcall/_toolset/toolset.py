@@ -31,7 +31,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable
     from typing import Any, Union
 
-    from toolcall._cache.shapes import CachedEntry
     from toolcall._declarations.tool import ToolDeclaration
     from toolcall._dispatch.binder import Binder
     from toolcall._dispatch.result import Err, Ok
@@ -59,19 +58,21 @@ __all__ = [
 class LoadedTool:
     """One tool, ready to render and dispatch: its IR and what is derived from it, each made once.
 
-    It comes either from introspection (``classes`` given) or from a schema
-    cache entry (``cached``): then its class references are imported only
-    when the tool is first dispatched, and every rendered variant is the
-    cache's own, never rendered again.
+    It comes either from introspection or from a schema cache entry
+    (``cached``), with the class behind each reference of its IR. Either way
+    each provider variant is rendered from the IR on its first use, by the
+    one renderer.
     """
 
-    __slots__ = ("_binder", "_classes", "_definitions", "_single", "cached", "declaration", "findings", "ir", "run")
+    __slots__ = ("_binder", "_definitions", "_single", "cached", "classes", "declaration", "findings", "ir", "run")
 
     declaration: ToolDeclaration
     ir: Tool
     findings: tuple[Finding, ...]
-    #: The cache entry this tool was loaded from, or ``None`` when introspected.
-    cached: CachedEntry | None
+    #: Whether the tool was loaded from its schema cache (else introspected).
+    cached: bool
+    #: The live class behind each ``"module:qualname"`` reference of the IR.
+    classes: dict[str, Any]
     #: The whole sync dispatch, ``run(args, context)``, once the binder is built (``None`` for ``async def`` tools).
     run: Callable[[Any, Any], Ok[Any] | Err] | None
 
@@ -80,18 +81,16 @@ class LoadedTool:
         declaration: ToolDeclaration,
         tool: Tool,
         *,
-        classes: dict[str, Any] | None = None,
+        classes: dict[str, Any],
         findings: tuple[Finding, ...] = (),
-        cached: CachedEntry | None = None,
+        cached: bool = False,
     ) -> None:
         self.declaration = declaration
         self.ir = tool
+        self.classes = classes
         self.findings = findings
         self.cached = cached
         self.run = None
-        self._classes: OnceCell[dict[str, Any]] = OnceCell()
-        if classes is not None:
-            self._classes.get(lambda: classes)
         self._binder: OnceCell[Binder] = OnceCell()
         self._definitions: OnceMap[Variant, dict[str, Any]] = OnceMap()
         self._single: OnceCell[Toolset] = OnceCell()
@@ -106,11 +105,6 @@ class LoadedTool:
         """The tool function."""
         return self.declaration.function
 
-    @property
-    def classes(self) -> dict[str, Any]:
-        """The live class behind each ``"module:qualname"`` reference of the IR, imported on first use."""
-        return self._classes.get(self._import_classes)
-
     def binder(self) -> Binder:
         """The tool's generated argument binder, built on its first dispatch."""
         return self._binder.get(self._build_binder)
@@ -121,8 +115,6 @@ class LoadedTool:
 
     def description(self) -> dict[str, Any]:
         """``{module, name, description, parameters}``, as ``describe`` lists it."""
-        if self.cached is not None and self.cached.describe is not None:
-            return self.cached.describe
         from toolcall._render.definitions import parameters_schema
 
         tool = self.ir
@@ -137,11 +129,6 @@ class LoadedTool:
         """The one-tool ``Toolset`` used when the function itself is the source."""
         return self._single.get(lambda: Toolset(self.function))
 
-    def _import_classes(self) -> dict[str, Any]:
-        from toolcall._cache.loader import import_refs
-
-        return import_refs(self.ir)
-
     def _build_binder(self) -> Binder:
         from toolcall._dispatch.binder import prepare
 
@@ -151,10 +138,6 @@ class LoadedTool:
 
     def _render(self, variant: Variant) -> dict[str, Any]:
         provider, strict = variant
-        if self.cached is not None:
-            from toolcall._cache.loader import cached_definition
-
-            return cached_definition(self.cached, provider, strict)
         from toolcall._findings import warn_findings
         from toolcall._render.definitions import render_tool
 
@@ -171,10 +154,9 @@ def load_tool(declaration: ToolDeclaration) -> LoadedTool:
 def _load(declaration: ToolDeclaration) -> LoadedTool:
     from toolcall._cache.loader import cache_entry
 
-    entry = cache_entry(declaration)
-    if entry is not None:
-        assert entry.tool is not None
-        return LoadedTool(declaration, entry.tool, cached=entry)
+    cached = cache_entry(declaration)
+    if cached is not None:
+        return LoadedTool(declaration, cached.tool, classes=cached.classes, cached=True)
     from toolcall._findings import warn_findings
     from toolcall._introspect import introspect
 
@@ -192,7 +174,7 @@ class Toolset:
     ``ValueError`` when a name appears twice, naming both tools.
     """
 
-    __slots__ = ("_by_name", "_copiers", "_descriptions", "_shared", "_tools", "names")
+    __slots__ = ("_by_name", "_copied", "_copiers", "_descriptions", "_shared", "_tools", "names")
 
     #: The tools' names, in order (read-only).
     names: list[str]
@@ -212,6 +194,7 @@ class Toolset:
         self.names = ReadOnlyList(self._by_name)
         self._shared: OnceMap[Variant, ReadOnlyList] = OnceMap()
         self._copiers: OnceMap[Variant, Callable[[], list[Any]]] = OnceMap()
+        self._copied: set[Variant] = set()  # variants copied once already: the next copy compiles a copier
         self._descriptions: OnceCell[ReadOnlyList] = OnceCell()
 
     def __repr__(self) -> str:
@@ -250,10 +233,22 @@ def shared_definitions(toolset: Toolset, provider: str, strict: bool) -> ReadOnl
 
 
 def fresh_definitions(toolset: Toolset, provider: str, strict: bool) -> list[Any]:
-    """A fresh, plain copy of ``shared_definitions(toolset, provider, strict)``: ``emit``'s result."""
-    copier = toolset._copiers.values.get((provider, strict))
+    """A fresh, plain copy of ``shared_definitions(toolset, provider, strict)``: ``emit``'s result.
+
+    The first copy of a variant is a plain walk; later ones run a generated
+    copier, whose compile (about a third of a millisecond a tool) only
+    repeated calls repay, so a process that emits once never pays it.
+    """
+    variant = (provider, strict)
+    copier = toolset._copiers.values.get(variant)
     if copier is None:
-        copier = toolset._copiers.get((provider, strict), lambda variant: _copier(toolset, variant))
+        if variant not in toolset._copied:
+            toolset._copied.add(variant)  # two threads may both walk: each gets its own copy
+            from toolcall._toolset.emit_copies import plain_copy
+
+            copied: list[Any] = plain_copy(shared_definitions(toolset, provider, strict))
+            return copied
+        copier = toolset._copiers.get(variant, lambda variant: _copier(toolset, variant))
     return copier()
 
 

@@ -5,16 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
-from toolcall._cache.variants import VARIANTS
 from toolcall._findings import STRICT, Finding
+from toolcall._render.providers import VARIANTS
 
 if TYPE_CHECKING:
     from toolcall import _ir as ir
     from toolcall._render.definitions import Rendered
 
-__all__ = ["strict_findings"]
+__all__ = ["STRICT_VARIANTS", "strict_findings"]
 
 _STRICT_PROVIDERS: Final = tuple(provider for provider, strict in VARIANTS if strict)
+#: The variants ``strict_findings`` reads: the only ones the plugin renders.
+STRICT_VARIANTS: Final = tuple((provider, True) for provider in _STRICT_PROVIDERS)
 
 
 def strict_findings(tool: ir.Tool, rendered: Mapping[tuple[str, bool], Rendered | str]) -> tuple[Finding, ...]:

@@ -8,7 +8,7 @@ of the renderers' sources::
     "checked": {
       "renderer": "...",
       "files": {"pkg.types_": "types_.py", ...},
-      "tools": [{"qualname": "...", "ir_sha256": "...", "sources": [...], "strict": [{"message", ...}]}]
+      "tools": [["qualname", "ir_sha256", [source indexes], clean, [[tool, parameter, path, message]]]]
     }
 
 A later run (a cold mypy cache on a checkout that commits the files) that
@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,7 +33,6 @@ from typing import Any
 import toolcall
 from toolcall import _ir as ir
 from toolcall._cache import file_format
-from toolcall._cache.tables import unpack
 from toolcall._findings import STRICT, Finding
 
 __all__ = [
@@ -60,14 +60,14 @@ class Checked:
 
 
 def ir_sha256(tool: ir.Tool) -> str:
-    """The digest of a tool's IR, from its ``repr``.
+    """The digest of a tool's IR, from its ``repr`` (128 bits: it tells two IRs apart, it protects nothing).
 
     The IR is frozen dataclasses (with their generated ``repr``) of strings,
     numbers, ``None`` and tuples, so its ``repr`` is the same in every
     process and tells apart any two IRs whose JSON differs; it takes a
     quarter of the time of ``to_json`` and a JSON dump.
     """
-    return hashlib.sha256(repr(tool).encode()).hexdigest()
+    return hashlib.sha256(repr(tool).encode()).hexdigest()[:32]
 
 
 @functools.cache
@@ -81,14 +81,15 @@ def renderer_digest() -> str:
 
 @functools.cache
 def analysis_digest(settings: str) -> str:
-    """The digest of what turns sources into a tool's record: toolcall and its plugin, mypy, the settings.
+    """The digest of what turns sources into a tool's record: toolcall and its plugin, and the settings.
 
     ``settings`` is the digest of the plugin's settings. A record made
-    under another digest is never replayed without analysis.
+    under another digest is never replayed without analysis. mypy's version
+    is left out: the file is committed, and two machines with two mypy
+    releases must not rewrite it back and forth (the IR follows the types as
+    written, which a mypy release does not change).
     """
-    import mypy.version
-
-    return _package_digest(f"{renderer_digest()}\0{mypy.version.__version__}\0{settings}", Path(__file__).parent)
+    return _package_digest(f"{renderer_digest()}\0{settings}", Path(__file__).parent)
 
 
 def _package_digest(prefix: str, root: Path) -> str:
@@ -100,25 +101,32 @@ def _package_digest(prefix: str, root: Path) -> str:
     return digest.hexdigest()
 
 
-def checked_block(tools: list[tuple[str, Checked]], files: dict[str, str], analysis: str) -> dict[str, Any]:
+def checked_block(
+    tools: list[tuple[str, Checked]], sources: Sequence[str], files: dict[str, str], analysis: str
+) -> dict[str, Any]:
     """The ``checked`` block of a module's file, for its ``(qualname, Checked)`` in declaration order.
 
-    ``files`` gives each source module's file relative to the module's
-    directory: mypy's next run finds there whether one changed.
-    ``analysis`` is ``analysis_digest`` of this run.
+    ``sources`` is the file's sorted ``sources`` table, which a tool's
+    modules are indexes into (``file_format.module_content``). ``files``
+    gives each source module's file relative to the module's directory:
+    mypy's next run finds there whether one changed. ``analysis`` is
+    ``analysis_digest`` of this run. Each tool is one compact array,
+    ``[qualname, ir_sha256, sources, clean, strict]``, each strict finding
+    ``[tool, parameter, path, message]``.
     """
+    index = {name: position for position, name in enumerate(sources)}
     return {
         "renderer": renderer_digest(),
         "analysis": analysis,
         "files": files,
         "tools": [
-            {
-                "qualname": qualname,
-                "ir_sha256": c.ir_sha256,
-                "sources": list(c.sources),
-                "strict": [_finding_json(f) for f in c.strict],
-                "clean": c.clean,
-            }
+            [
+                qualname,
+                c.ir_sha256,
+                sorted(index[name] for name in c.sources),
+                c.clean,
+                [_finding_json(f) for f in c.strict],
+            ]
             for qualname, c in tools
         ],
     }
@@ -183,10 +191,14 @@ class Previous:
         """The file's entry for a tool (the whole file is parsed on the first call)."""
         if self._entries is None:
             try:
-                tools = unpack(json.loads(self._text())).get("tools", [])
-            except (ValueError, RecursionError):  # MalformedCacheError too: a sealed file can still be hand-made
+                tools = json.loads(self._text()).get("tools", [])
+            except (ValueError, RecursionError, AttributeError):  # a sealed file can still be hand-made
                 tools = []
-            self._entries = {entry["qualname"]: entry for entry in tools if isinstance(entry, dict)}
+            self._entries = {}
+            for entry in tools if isinstance(tools, list) else ():
+                named = _named_entry(entry, list(self.sources))
+                if named is not None:
+                    self._entries[named[0]] = named[1]
         return self._entries.get(qualname)
 
 
@@ -212,16 +224,19 @@ def previous_from_head(head: dict[str, Any] | None, module: str, data: bytes = b
     if head is None or not _reusable(head, module):
         return None
     try:
-        checked = {t["qualname"]: _checked(t) for t in head["checked"]["tools"]}
-    except (KeyError, TypeError, ValueError):
+        names = list(head["sources"])
+        checked = {t[0]: _checked(t, names) for t in head["checked"]["tools"]}
+    except (KeyError, TypeError, ValueError, IndexError):
         return None
     analysis = head["checked"].get("analysis")
     return Previous(data, head["sources"], head["checked"]["files"], checked, analysis, head.get("content_sha256"))
 
 
-def _checked(recorded: dict[str, Any]) -> Checked:
-    clean = recorded.get("clean") is True
-    return Checked(recorded["ir_sha256"], tuple(recorded["sources"]), _findings(recorded["strict"]), clean)
+def _checked(recorded: list[Any], names: list[str]) -> Checked:
+    _, digest, sources, clean, strict = recorded
+    if type(digest) is not str or any(type(i) is not int or i < 0 for i in sources):
+        raise ValueError("not a record")
+    return Checked(digest, tuple(names[i] for i in sources), _findings(strict), clean is True)
 
 
 def _reusable(head: dict[str, Any], module: str) -> bool:
@@ -238,14 +253,24 @@ def _reusable(head: dict[str, Any], module: str) -> bool:
     )
 
 
-def _finding_json(finding: Finding) -> dict[str, Any]:
-    return {
-        "message": finding.message,
-        "parameter": finding.parameter,
-        "path": list(finding.path),
-        "tool": finding.tool,
-    }
+def _finding_json(finding: Finding) -> list[Any]:
+    return [finding.tool, finding.parameter, list(finding.path), finding.message]
 
 
-def _findings(recorded: list[dict[str, Any]]) -> tuple[Finding, ...]:
-    return tuple(Finding(STRICT, f["message"], f["tool"], f["parameter"], tuple(f["path"])) for f in recorded)
+def _findings(recorded: list[list[Any]]) -> tuple[Finding, ...]:
+    return tuple(Finding(STRICT, message, tool, parameter, tuple(path)) for tool, parameter, path, message in recorded)
+
+
+def _named_entry(entry: Any, sources: list[str]) -> tuple[str, dict[str, Any]] | None:
+    """A file's tool entry with its qualname, and its source indexes as module names; ``None`` if malformed."""
+    if not isinstance(entry, dict):
+        return None
+    if "refused" in entry:
+        qualname = entry.get("qualname")
+        return (qualname, entry) if isinstance(qualname, str) else None
+    tool, indexes = entry.get("ir"), entry.get("sources")
+    if not (isinstance(tool, list) and len(tool) > 2 and isinstance(tool[2], str) and isinstance(indexes, list)):
+        return None
+    if not all(type(i) is int and 0 <= i < len(sources) for i in indexes):
+        return None
+    return tool[2], entry | {"sources": [sources[i] for i in indexes]}

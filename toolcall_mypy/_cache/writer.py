@@ -47,7 +47,14 @@ from typing import Any
 from toolcall._cache import file_format
 from toolcall._findings import Finding
 from toolcall_mypy._cache import reuse
-from toolcall_mypy._cache.files import cache_file, installed, locked
+from toolcall_mypy._cache.files import (
+    SymlinkRefusedError,
+    cache_file,
+    installed,
+    locked,
+    remove_cache_file,
+    write_cache_file,
+)
 from toolcall_mypy._cache.frozen import active_frozen
 from toolcall_mypy._cache.tokens import Tokens
 
@@ -115,7 +122,7 @@ class _Module:
             raise RuntimeError(f"toolcall: {self.cache_file} changed while mypy ran; run mypy again")
         if "refused" in previous_entry:
             return previous_entry  # a tool no schema describes has no sources
-        return {**previous_entry, "sources": list(tool.checked.sources)}  # the key keeps its place
+        return {**previous_entry, "sources": sorted(set(tool.checked.sources))}  # the key keeps its place
 
 
 class Store:
@@ -163,7 +170,9 @@ class Store:
         Call it only for a tool that ``put`` records next: it starts the module afresh if need be.
         """
         previous = self._start(module, path).previous
-        return None if previous is None else previous.findings(qualname, ir_sha256)
+        if previous is None or self._frozen is not None:  # a frozen run takes nothing from the file under check
+            return None
+        return previous.findings(qualname, ir_sha256)
 
     def replay(self, module: str, path: str, qualname: str) -> tuple[reuse.Checked, dict[str, str]] | None:
         """A tool's record to take without analysis, with each source module's file; ``None``: analyse it.
@@ -175,7 +184,7 @@ class Store:
         record. Call it only for a tool that ``put`` records next.
         """
         state = self._start(module, path)
-        previous = state.original if state.replays else None
+        previous = state.original if state.replays and self._frozen is None else None
         checked = None if previous is None else previous.replayable(qualname, reuse.analysis_digest(self._settings))
         if previous is None or checked is None:
             return None
@@ -235,7 +244,12 @@ class Store:
                 self._frozen.delete(str(target), module, gone=False)
             elif target.exists():
                 with locked(str(target.parent)):
-                    removed = file_format.remove(target)
+                    try:
+                        removed = remove_cache_file(target)
+                    except SymlinkRefusedError as refused:  # not ours to remove: it stays
+                        removed = False
+                        if self._log is not None:
+                            self._log(f"toolcall: left {target} ({refused})")
                 if removed and self._log is not None:
                     self._log(f"toolcall: removed {target} ({module} has no tools)")
 
@@ -269,7 +283,8 @@ class Store:
         if not self._write_files or state.current:
             return  # mypy asks again after checking (report_config_data): nothing changed since
         ordered = sorted(state.tools.items(), key=lambda item: item[1].line)
-        recorded = state.previous.sources if state.previous is not None else {}
+        # A frozen run digests every source afresh: a record in the file under check is no evidence.
+        recorded = state.previous.sources if state.previous is not None and self._frozen is None else {}
         sources = self._sources((tool.checked.sources for _, tool in ordered), recorded)
         files = self._relative_files(sources, state.cache_file.parent.parent)
         analysis = reuse.analysis_digest(self._settings)
@@ -281,7 +296,8 @@ class Store:
                 self._log(f"toolcall: kept {state.cache_file} ({len(ordered)} tools, each as checked before)")
             return
         entries = [state.entry(qualname, tool) for qualname, tool in ordered]
-        checked = reuse.checked_block([(qualname, tool.checked) for qualname, tool in ordered], files, analysis)
+        records = [(qualname, tool.checked) for qualname, tool in ordered]
+        checked = reuse.checked_block(records, sorted(sources), files, analysis)
         text = file_format.dumps(file_format.module_content(module, sources, entries, checked))
         if self._frozen is not None:
             # The file stays as found, so ``previous`` stays what it holds (no ``written``).
@@ -289,7 +305,13 @@ class Store:
             state.current = True
             return
         with locked(str(state.cache_file.parent)):
-            changed = file_format.write_atomic(state.cache_file, text)
+            try:
+                changed = write_cache_file(state.cache_file, text)
+            except SymlinkRefusedError as refused:  # not ours to write: the file stays as it is
+                state.current = True  # tried again only once a tool changes
+                if self._log is not None:
+                    self._log(f"toolcall: did not write {state.cache_file} ({refused})")
+                return
         state.current = True  # only once written: a failed write is tried again
         state.untouched = False
         if self._deferred:  # the module is checked: no tool of it comes before mypy parses it again
