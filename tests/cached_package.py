@@ -59,12 +59,13 @@ WRITE_CACHE = """
 import sys
 import pkg.tools as tools
 from toolcall._cache import file_format as cf
+from toolcall_mypy._cache.files import write_cache_file
 from toolcall._toolset.toolset import as_toolset, loaded_tools
 
 entries = [cf.tool_entry(t.ir, [tools.__name__]) for t in loaded_tools(as_toolset(tools))]
 source = open(tools.__file__, "rb").read()
 content = cf.module_content(tools.__name__, {tools.__name__: cf.source_record(source)}, entries, {})
-cf.write_atomic(cf.cache_path(tools.__file__), cf.dumps(content))
+write_cache_file(str(cf.cache_path(tools.__file__)), cf.dumps(content))
 """
 
 

@@ -22,6 +22,7 @@ from toolcall._cache.layout import Shape, compact, laid_out
 from toolcall._cache.loader import live_fingerprint
 from toolcall._declarations.tool import module_tools
 from toolcall._introspect import introspect
+from toolcall_mypy._cache.files import write_cache_file
 
 SCALARS = (
     st.none()
@@ -222,11 +223,11 @@ def test_a_cache_file_is_readable_like_any_file_written_under_the_umask(tmp_path
     target = tmp_path / "__toolcall__" / "tools.json"
     previous = os.umask(0o022)
     try:
-        assert file_format.write_atomic(target, "{}\n")
+        assert write_cache_file(str(target), "{}\n")
         assert stat.S_IMODE(target.stat().st_mode) == 0o644
         os.umask(0o077)
-        assert file_format.write_atomic(target, "[]\n")
+        assert write_cache_file(str(target), "[]\n")
         assert stat.S_IMODE(target.stat().st_mode) == 0o600
-        assert not file_format.write_atomic(target, "[]\n")  # unchanged text: not written again
+        assert not write_cache_file(str(target), "[]\n")  # unchanged text: not written again
     finally:
         os.umask(previous)

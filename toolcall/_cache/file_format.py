@@ -37,8 +37,8 @@ declaration order, every record is written in a fixed key order, nothing
 holds a path outside the project, a time or a name of the machine.
 Written deterministically (the order above; records indented by 2 spaces a
 level and each stored value compact on its own line, ``toolcall._cache.layout``;
-a final newline; lone surrogates escaped so the text is valid UTF-8) and
-atomically (a temporary file in the same directory, then ``os.replace``).
+a final newline; lone surrogates escaped so the text is valid UTF-8), and
+atomically by the plugin (``toolcall_mypy._cache.files``).
 The seal lets the plugin trust the file's ``checked`` record without
 parsing the rest, and the runtime refuse a hand-edited file: any edit to the
 text breaks it. It is not a signature: anyone who can write the file can
@@ -47,7 +47,6 @@ seal it again, which is why the runtime treats the content as data only.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -73,13 +72,11 @@ __all__ = [
     "ir_parameters",
     "module_content",
     "refused_entry",
-    "remove",
     "seal_holds",
     "sealed_head",
     "source_record",
     "source_sha256",
     "tool_entry",
-    "write_atomic",
 ]
 
 
@@ -182,39 +179,6 @@ def sealed_head(data: bytes) -> dict[str, Any] | None:
     except ValueError:
         return None
     return head if isinstance(head, dict) else None
-
-
-def write_atomic(path: Path, text: str) -> bool:
-    """Write ``text`` to ``path`` atomically; return whether the file changed."""
-    try:
-        if path.read_text(encoding="utf-8") == text:
-            return False
-    except (OSError, UnicodeDecodeError):
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    # Not mkstemp, which makes the file private (0600): created with 0666, the umask
-    # applies as to any other new file. O_EXCL: a name taken already is never reused.
-    temporary = path.with_name(f".{path.name}.{os.urandom(8).hex()}.tmp")
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    return True
-
-
-def remove(path: Path) -> bool:
-    """Delete a cache file (and its directory when it is left empty); return whether it existed."""
-    try:
-        path.unlink()
-    except FileNotFoundError:
-        return False
-    with contextlib.suppress(OSError):  # other modules' caches are still there
-        path.parent.rmdir()
-    return True
 
 
 def source_record(data: bytes) -> dict[str, str | None]:

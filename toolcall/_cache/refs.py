@@ -95,8 +95,22 @@ def _node_kinds(node: ir.TypeNode) -> Iterator[tuple[str, str]]:
             yield node.ref, "self-coercing"
 
 
+# (ref, kind, package) -> the class it resolved to: a module of many tools names the same classes again and
+# again. Only what resolved is kept (a module imported later may make a refused ref resolve); two threads
+# may resolve one ref at once, and both get the same class.
+_RESOLVED: dict[tuple[str, str, str], Any] = {}
+
+
 def _resolve(ref: str, kinds: set[str], package: str) -> Any:
     """The class ``ref`` names, when it is of every kind in ``kinds``."""
+    key = (ref, ",".join(sorted(kinds)), package)
+    found = _RESOLVED.get(key, _ABSENT)
+    if found is _ABSENT:
+        found = _RESOLVED[key] = _resolved(ref, kinds, package)
+    return found
+
+
+def _resolved(ref: str, kinds: set[str], package: str) -> Any:
     module_name, qualname = _split(ref)
     obj: Any = _module(ref, module_name, package)
     for part in qualname:

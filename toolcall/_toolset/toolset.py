@@ -110,7 +110,7 @@ class LoadedTool:
         return self._binder.get(self._build_binder)
 
     def definition(self, provider: str, strict: bool) -> dict[str, Any]:
-        """The tool's definition for a provider variant, rendered once; rendering findings are warned once."""
+        """The tool's definition for a provider variant, rendered once and read-only; its findings are warned once."""
         return self._definitions.get((provider, strict), self._render)
 
     def description(self) -> dict[str, Any]:
@@ -143,7 +143,8 @@ class LoadedTool:
 
         rendered = render_tool(self.ir, provider, strict=strict)
         warn_findings(rendered.findings, stacklevel=8)
-        return rendered.definition
+        definition: dict[str, Any] = read_only(rendered.definition)  # shared by every toolset that holds the tool
+        return definition
 
 
 def load_tool(declaration: ToolDeclaration) -> LoadedTool:
@@ -264,8 +265,7 @@ def _shared(toolset: Toolset, variant: Variant) -> ReadOnlyList:
     from toolcall._render.definitions import check_request
 
     warn_findings(check_request(definitions, provider, strict), stacklevel=7)
-    shared: ReadOnlyList = read_only(definitions)
-    return shared
+    return ReadOnlyList(definitions)  # each read-only already (``LoadedTool.definition``)
 
 
 def _copier(toolset: Toolset, variant: Variant) -> Callable[[], list[Any]]:

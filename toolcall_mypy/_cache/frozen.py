@@ -93,7 +93,7 @@ def active_frozen() -> Frozen | None:
 def _differs(path: str, text: str) -> Literal["missing", "stale"] | None:
     """``missing`` or ``stale`` when the file at ``path`` does not hold ``text``, else ``None``."""
     try:
-        with open(path, encoding="utf-8") as handle:  # read as cache_format.write_atomic compares
+        with open(path, encoding="utf-8") as handle:  # read as files.write_cache_file compares
             same = handle.read() == text
     except FileNotFoundError:
         return "missing"
