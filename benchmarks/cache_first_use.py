@@ -43,7 +43,7 @@ start = time.perf_counter_ns()
 toolcall.emit(tools, "openai")
 toolcall.describe(tools)
 elapsed = time.perf_counter_ns() - start
-print(json.dumps([elapsed, sum(t.cached for t in loaded_tools(as_toolset(tools)))]))
+print(json.dumps([elapsed, sum(bool(t.cached) for t in loaded_tools(as_toolset(tools)))]))
 """
 
 
