@@ -36,7 +36,7 @@ import pytest
 
 pytest.importorskip("mypy")
 
-from tests.plugin_project import PYPROJECT, environment
+from tests.plugin_project import MYPY, PYPROJECT, environment
 
 TYPES = '''\
 """Types the shop's tools share: customers, addresses, money and orders."""
@@ -748,6 +748,7 @@ def test_the_order_of_the_files_given_to_mypy(checkout: Checkout, baseline: File
     assert_same(checkout.cold(*files), baseline, f"a cold run given the module files {order}: {files}")
 
 
+@pytest.mark.skipif(MYPY < (2, 0), reason="--num-workers is new in mypy 2.0")
 def test_parallel_workers(checkout: Checkout, baseline: Files) -> None:
     # mypy 2.4's --num-workers: modules checked in other processes, finished in another order.
     assert_same(checkout.cold("--num-workers", "2", "-p", "pkg"), baseline, "a cold run with two mypy workers")
