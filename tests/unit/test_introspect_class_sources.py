@@ -82,9 +82,13 @@ def test_a_module_of_many_classes_is_parsed_once(module: object, monkeypatch: py
     (declaration,) = module_tools("many_classes")
     monkeypatch.setattr(ast, "parse", counted)
     tool = introspect(declaration).tool
-    # One parse of the module for its 40 classes; then the class made twice, which inspect finds as it always
-    # did (it parses the module, then the class's own lines).
-    assert parses == [len(module.__loader__.get_data(module.__file__))] * 2 + [parses[-1]], parses  # type: ignore[attr-defined]
+    # One parse of the module for its 40 classes; then the class made twice, which inspect finds as it
+    # always did (before 3.13 it parses the module again, then the class's own lines). Without the one
+    # parse, each of the 40 classes costs a parse of the module and one of its lines.
+    module_bytes = len(module.__loader__.get_data(module.__file__))  # type: ignore[attr-defined]
+    assert parses[0] == module_bytes, parses
+    assert parses.count(module_bytes) <= 2, parses
+    assert len(parses) <= 3, parses
     descriptions = [f.description for p in tool.parameters[:CLASSES] for f in p.type.fields]  # type: ignore[union-attr]
     assert descriptions == [d for index in range(CLASSES) for d in (f"The name of record {index}.", None)]
     twice = tool.parameters[-1].type
