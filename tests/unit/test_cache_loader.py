@@ -134,17 +134,21 @@ def _days_required(tool: ir.Tool) -> ir.Tool:
     )
 
 
+#: The warning when the live ``get_weather``'s signature is not the one its cache entry holds.
+SIGNATURE_CHANGED = (
+    "the schema cache of 1 module is not served, so its tools are introspected instead: "
+    "pkg.tools (the signature of tool 'get_weather' changed); run mypy with the toolcall plugin "
+    "(or `toolcall check`) to refresh them"
+)
+
+
 def test_a_changed_signature_is_caught_without_the_source(project: Path) -> None:
     """The source is as recorded; the IR the cache holds is not the live function's signature."""
     cache = project / "pkg" / "__toolcall__" / "tools.json"
     _reseal(cache, _edit_ir(0, _days_required))  # sealed again: as mypy would have written it
     seen = _probe(project)
     assert seen["from_cache"] == [False, True]
-    assert seen["warnings"] == [
-        "the schema cache of 1 module is not served, so its tools are introspected instead: "
-        "pkg.tools (the signature of tool 'get_weather' changed); run mypy with the toolcall plugin "
-        "(or `toolcall check`) to refresh them"
-    ]
+    assert seen["warnings"] == [SIGNATURE_CHANGED]
     assert seen["result"] == {"city": "Oslo", "days": 3, "unit": "fahrenheit"}
 
 
@@ -160,11 +164,7 @@ def test_a_live_function_whose_signature_changed_is_stale(project: Path) -> None
     _reseal(project / "pkg" / "__toolcall__" / "tools.json", current_source)
     seen = _probe(project)
     assert seen["from_cache"] == [False, True]
-    assert seen["warnings"] == [
-        "the schema cache of 1 module is not served, so its tools are introspected instead: "
-        "pkg.tools (the signature of tool 'get_weather' changed); run mypy with the toolcall plugin "
-        "(or `toolcall check`) to refresh them"
-    ]
+    assert seen["warnings"] == [SIGNATURE_CHANGED]
     assert seen["result"] == {"city": "Oslo", "days": 3, "unit": "fahrenheit"}
 
 
