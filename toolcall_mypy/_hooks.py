@@ -51,7 +51,7 @@ if TYPE_CHECKING:
     from toolcall_mypy._analysis.tool import Located
     from toolcall_mypy._cache import reuse
     from toolcall_mypy._cache.writer import Store
-    from toolcall_mypy._source.names import Sources
+    from toolcall_mypy._source.names import RunShared, Sources
 
     _Reach = tuple[int, str | None, str | None, tuple[str | int, ...]]  # line, tool, parameter, path
 
@@ -86,6 +86,8 @@ class ToolcallPlugin(Plugin):
         self._orphans = Orphans(log)
         self._providers: dict[str, tuple[str, ...]] = {}
         self._sources: dict[str, Sources] = {}  # module -> the sources its tools read
+        self._checked_modules: set[str] = set()  # modules mypy has checked in this run (``_settled``)
+        self._mypy_modules: dict[str, MypyFile] = {}  # mypy's modules in this run, once a tool is checked
         self._trees: dict[str, MypyFile] = {}  # parsed modules that have a cache file
         self._silenced: set[str] = set()  # modules with tools whose errors mypy silences: not ours
         # module -> each finding about another module's class field its tools reported, and which reached it first
@@ -95,6 +97,30 @@ class ToolcallPlugin(Plugin):
             USE_TYPES: self._use_types,
         }
         self._method_hooks: dict[str, Callable[[MethodContext], Type]] = {TOOL_CALL: self._tool_call}
+
+    @functools.cached_property
+    def _run_shared(self) -> RunShared | None:
+        """The class nodes tool modules share with the later ones of the run (``Sources.reused``).
+
+        None for dmypy's daemon, which analyzes a module again in place
+        (a module a deleted one imports) without parsing a file; nor without
+        mypy 2.4's hook that says a module was checked.
+        """
+        if self.options.fine_grained_incremental or not _HAS_FINISH_HOOK:
+            return None
+        from toolcall_mypy._source.names import RunShared
+
+        return RunShared(self._settled)
+
+    def _settled(self, module: str) -> bool:
+        """Whether mypy is done analyzing ``module`` in this run: it was checked, or loaded from mypy's cache.
+
+        mypy says a module was checked once its whole import cycle is.
+        """
+        if module in self._checked_modules:
+            return True
+        tree = self._mypy_modules.get(module)
+        return tree is not None and tree.is_cache_skeleton
 
     @functools.cached_property
     def _store(self) -> Store:
@@ -114,6 +140,9 @@ class ToolcallPlugin(Plugin):
         """A module was parsed (again, under dmypy): its tools start afresh."""
         self._store.parsed(file.fullname)
         self._sources.clear()  # a file was read again: so may be every module parsed for its sources
+        self._checked_modules.discard(file.fullname)
+        if self._run_shared is not None:
+            self._run_shared.clear()
         self._providers.pop(file.fullname, None)
         self._silenced.discard(file.fullname)
         self._foreign_fields.pop(file.fullname, None)
@@ -123,6 +152,7 @@ class ToolcallPlugin(Plugin):
 
     def get_additional_indirect_deps(self, file: MypyFile) -> set[str]:
         """A module was checked (mypy 2.4+, every mode): a module left without tools loses its file."""
+        self._checked_modules.add(file.fullname)
         self._finish(file.fullname, file.path, file)
         return set()
 
@@ -206,7 +236,7 @@ class ToolcallPlugin(Plugin):
             path=api.path,
             providers=self._providers.get(module, ()),
             context=arguments.expression,
-            sources=self._module_sources(module, api.path),
+            sources=self._module_sources(checker, api.path),
         )
         for located in collected.findings:
             self._report(api, module, located)
@@ -329,13 +359,15 @@ class ToolcallPlugin(Plugin):
         rendered = render_variants(tool, STRICT_VARIANTS, copies=False)  # for the findings only
         return reuse.Checked(digest, sources, strict_findings(tool, rendered), clean), entry
 
-    def _module_sources(self, module: str, path: str) -> Sources:
-        """The parsed sources this module's tools read, shared by them until mypy parses a file again."""
+    def _module_sources(self, checker: TypeChecker, path: str) -> Sources:
+        """The parsed sources the checked module's tools read, shared by them until mypy parses a file again."""
         from toolcall_mypy._source.names import Sources
 
+        module = checker.tree.fullname
         sources = self._sources.get(module)
         if sources is None:
-            sources = self._sources[module] = Sources(module, path)
+            self._mypy_modules = checker.modules
+            sources = self._sources[module] = Sources(module, path, run=self._run_shared)
         return sources
 
     def _handles(self, checker: TypeChecker) -> bool:

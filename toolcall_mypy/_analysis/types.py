@@ -478,7 +478,7 @@ class Walker(RecursionTracker):
         if custom is not None:
             return custom
         if info.is_enum:
-            return self._shared(("enum", info.fullname), lambda: self.enums.node(info))
+            return self._shared(("enum", info.fullname), lambda: self.enums.node(info), info)
         if structs.dataclass_owner(info) is not None:
             return self._structured(info, p, src)
         if info.has_base("os.PathLike"):
@@ -558,7 +558,7 @@ class Walker(RecursionTracker):
         key = ("class", info.fullname, arg_nodes)
         if args:  # the fields' annotations depend on the written type arguments, which the key leaves out
             return self.keyed(key, info.name, build)
-        return self._shared(key, lambda: self.keyed(key, info.name, build))
+        return self._shared(key, lambda: self.keyed(key, info.name, build), info)
 
     # -- nodes shared by the tools of a module -------------------------------------
 
@@ -573,8 +573,11 @@ class Walker(RecursionTracker):
         if self._recordings:
             self._recordings[-1].pure = False
 
-    def _shared(self, key: Hashable, build: Callable[[], ir.TypeNode]) -> ir.TypeNode:
-        """``build()``, or the node an earlier tool of this module built for ``key`` when this walk's would equal it.
+    def _shared(self, key: Hashable, build: Callable[[], ir.TypeNode], owner: TypeInfo) -> ir.TypeNode:
+        """``build()``, or the node an earlier tool built for ``key`` (class ``owner``) when this walk's would equal it.
+
+        The earlier tool is one of this module's, or of a module mypy
+        checked before (``Sources.reused``).
 
         A node is shared only when nothing but its types decided it: no
         findings, no provider, no Enum member looked up by name, no recursion
@@ -583,7 +586,7 @@ class Walker(RecursionTracker):
         already named, and the depth limit; and to count its Enum classes as
         met and its modules as touched.
         """
-        shared = self.sources.shared.get(key)
+        shared = self.sources.reused(key)
         if isinstance(shared, _Shared) and self._reusable(shared):
             return self._reuse(shared)
         recording = _Recording(len(self.findings), len(self.enums.meetings))
@@ -592,7 +595,9 @@ class Walker(RecursionTracker):
         if recording.pure and len(self.findings) == recording.findings and not named:
             met = {info.fullname: info for info in self.enums.meetings[recording.enums :]}
             keys, modules = frozenset(recording.keys), frozenset(recording.modules)
-            self.sources.shared[key] = _Shared(node, keys, tuple(met.values()), reach, modules)
+            # The class's own modules too: its TypeInfo is mypy's analysis of them, even where no source was read.
+            origins = modules | classes.defining_modules(owner)
+            self.sources.share(key, _Shared(node, keys, tuple(met.values()), reach, modules), origins)
         return node
 
     def _recorded(self, recording: _Recording, build: Callable[[], ir.TypeNode]) -> tuple[ir.TypeNode, int]:

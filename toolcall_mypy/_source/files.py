@@ -80,7 +80,8 @@ class ModuleFiles:
     def __init__(self, module: str, path: str, files: Callable[[str], str | None] | None = None) -> None:
         self._files = files
         self._known = {module: path}
-        self._roots = [root for root in (_package_root(module, path),) if root is not None]
+        #: Where modules are looked for besides mypy's map: two tool modules with the same roots find the same files.
+        self.roots = tuple(root for root in (_package_root(module, path),) if root is not None)
 
     def path(self, name: str, suffix: str = ".py") -> str | None:
         """The file of module ``name`` (its stub with ``suffix=".pyi"``), or ``None``."""
@@ -88,7 +89,7 @@ class ModuleFiles:
         if known is not None:
             return known
         parts = name.split(".")
-        for root in (*self._roots, *sys.path):
+        for root in (*self.roots, *sys.path):
             base = os.path.join(root or os.curdir, *parts)
             for candidate in (base + suffix, os.path.join(base, "__init__" + suffix)):
                 if os.path.isfile(candidate):

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import os
-from collections.abc import Callable, Hashable, Iterator, Mapping
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Final, Union
 
 from toolcall_mypy._source.docs import field_docstrings
@@ -22,7 +22,7 @@ from toolcall_mypy._source.files import PARSED, ModuleFiles, ReadRecord
 if TYPE_CHECKING:
     from toolcall_mypy._source.syntax import Levels, Src
 
-__all__ = ["MAX_HOPS", "ClassBody", "Binding", "ModuleSource", "Sources", "assigned_value"]
+__all__ = ["MAX_HOPS", "Binding", "ClassBody", "ModuleSource", "RunShared", "Sources", "assigned_value"]
 
 MAX_HOPS: Final = 16  # alias chains and re-exports followed at most this far
 _STATEMENT_FIELDS: Final = ("body", "orelse", "finalbody")  # the fields of a statement that hold statements
@@ -30,14 +30,50 @@ _STATEMENT_FIELDS: Final = ("body", "orelse", "finalbody")  # the fields of a st
 Binding = Union[ast.stmt, "ModuleSource"]  # a statement, or a whole module (``import x``)
 
 
+class RunShared:
+    """What one tool module's walks shared (``Sources.share``) that the later tool modules of a mypy run reuse.
+
+    Most tool modules use the same few classes: their nodes are built once
+    per run, not once per module. A value is kept only when every module
+    it comes from is ``settled``: mypy will not analyze it again in this run
+    (it was checked, or loaded from mypy's cache), so the value cannot go
+    stale while the run lasts. The hook layer makes one per run, and none
+    for dmypy's daemon, whose runs re-analyze modules in place.
+    """
+
+    def __init__(self, settled: Callable[[str], bool]) -> None:
+        self._settled = settled
+        self._values: dict[Hashable, object] = {}
+
+    def get(self, key: Hashable) -> object | None:
+        """The value kept for ``key``, or ``None``."""
+        return self._values.get(key)
+
+    def offer(self, key: Hashable, value: object, modules: Iterable[str]) -> None:
+        """Keep ``value`` for ``key`` if every module it comes from is settled."""
+        if all(self._settled(module) for module in modules):
+            self._values[key] = value
+
+    def clear(self) -> None:
+        """Forget every value (mypy parsed a file again: what it declares may change)."""
+        self._values.clear()
+
+
 class Sources:
     """Finds and parses the modules one tool module refers to, and records which are read (``record``).
 
     Their files are found by ``ModuleFiles``: ``files`` maps a module name to
-    its file (the hook layer knows mypy's).
+    its file (the hook layer knows mypy's). ``run``, when given, holds what
+    the run's earlier tool modules shared (``reused``, ``share``).
     """
 
-    def __init__(self, module: str, path: str, files: Callable[[str], str | None] | None = None) -> None:
+    def __init__(
+        self,
+        module: str,
+        path: str,
+        files: Callable[[str], str | None] | None = None,
+        run: RunShared | None = None,
+    ) -> None:
         self.home = module  # the module whose tools these sources serve
         self.files = ModuleFiles(module, path, files)
         self.record = ReadRecord()  # each module read counts for the tool being analyzed
@@ -47,7 +83,24 @@ class Sources:
         # What one tool's walk found that the module's other tools reuse: class nodes and Enum values
         # (``toolcall_mypy._analysis.types``, ``toolcall_mypy._analysis.enums``), keyed by kind and class name.
         self.shared: dict[Hashable, object] = {}
+        self._run = run
         self._asked: set[Hashable] = set()
+
+    def reused(self, key: Hashable) -> object | None:
+        """What this module's walks shared for ``key``, else the run's earlier modules (``share``), else ``None``."""
+        value = self.shared.get(key)
+        if value is None and self._run is not None:
+            # Another module with other roots could find other files for the same names.
+            value = self._run.get((self.files.roots, key))
+            if value is not None:
+                self.shared[key] = value
+        return value
+
+    def share(self, key: Hashable, value: object, modules: Iterable[str]) -> None:
+        """Keep ``value`` for this module's later walks, and the run's later modules when ``modules`` are settled."""
+        self.shared[key] = value
+        if self._run is not None:
+            self._run.offer((self.files.roots, key), value, modules)
 
     def first(self, key: Hashable) -> bool:
         """Whether ``key`` is asked about for the first time (for work done once while these sources live)."""
