@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from typing import Any
 
@@ -10,7 +11,9 @@ import pytest
 from tests import render_samples as s
 from tests.provider_rules import assert_valid
 from toolcall import _ir as ir
+from toolcall._render import definitions
 from toolcall._render.definitions import PROVIDER_NAMES, Rendered, check_request, parameters_schema, render_tool
+from toolcall._render.openai import changes_with_items, with_items
 
 
 def function(tool: ir.Tool, strict: bool = False) -> dict[str, Any]:
@@ -102,3 +105,42 @@ def test_rendered_is_frozen() -> None:
     assert isinstance(rendered, Rendered)
     with pytest.raises(AttributeError):
         rendered.findings = ()  # type: ignore[misc]
+
+
+def test_a_schema_whose_arrays_all_have_items_skips_the_items_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_pass(schema: dict[str, Any]) -> dict[str, Any]:
+        raise AssertionError("the items pass ran")
+
+    monkeypatch.setattr(definitions, "with_items", no_pass)
+    for tool in (s.WEATHER, s.CONTAINERS, s.OBJECTS, s.RECURSIVE, s.CUSTOM):
+        assert render_tool(tool, "openai").definition["function"]["parameters"] == parameters_schema(tool)
+
+
+CHANGED_BY_THE_ITEMS_PASS: list[Any] = [
+    {"type": "array"},
+    {"type": ["array", "null"]},
+    {"anyOf": [{"type": "string"}, {"type": "array"}]},
+    {"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "array"}}}}},
+    {"type": "object", "properties": {"a": True}},  # as_schema makes a boolean schema a dict
+    {"anyOf": [False]},
+    {"anyOf": [1]},  # no schema: with_items refuses it
+]
+UNCHANGED_BY_THE_ITEMS_PASS: list[Any] = [
+    {"type": "array", "items": {"type": "array", "items": {}}},
+    {"type": "object", "additionalProperties": False, "propertyNames": {"pattern": "^a"}},
+    {"$defs": {"A": {"type": "array", "prefixItems": [{}], "items": {"type": "null"}}}, "$ref": "#/$defs/A"},
+    {"enum": [[1], {"type": "array"}]},  # values, not subschemas
+]
+
+
+@pytest.mark.parametrize("schema", CHANGED_BY_THE_ITEMS_PASS)
+def test_changes_with_items_sees_every_change_the_items_pass_makes(schema: dict[str, Any]) -> None:
+    assert changes_with_items(schema)
+    with contextlib.suppress(ValueError):  # a value that is no schema: with_items refuses it
+        assert with_items(schema) != schema
+
+
+@pytest.mark.parametrize("schema", UNCHANGED_BY_THE_ITEMS_PASS)
+def test_changes_with_items_is_false_only_when_the_pass_copies_the_schema(schema: dict[str, Any]) -> None:
+    assert not changes_with_items(schema)
+    assert with_items(schema) == schema

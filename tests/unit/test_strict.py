@@ -12,6 +12,8 @@ from tests.provider_rules import assert_valid
 from toolcall import _ir as ir
 from toolcall._findings import Finding
 from toolcall._render.definitions import Rendered, render_tool
+from toolcall._render.losses import Losses
+from toolcall._render.profiles import ANTHROPIC_STRICT, GEMINI, OPENAI_STRICT, Profile, carry
 
 P = ir.Primitive
 
@@ -217,3 +219,28 @@ def test_mcp_strict_uses_the_openai_subset_without_a_strict_key() -> None:
     assert "strict" not in mcp
     chat = render_tool(s.WEATHER, "openai", strict=True).definition["function"]
     assert mcp["inputSchema"] == chat["parameters"]
+
+
+class _NoItems(dict[str, Any]):
+    """A schema whose keys cannot be gone through one by one: only a copy of it as a whole works."""
+
+    def items(self) -> Any:
+        raise AssertionError("carried key by key")
+
+
+@pytest.mark.parametrize("profile", [OPENAI_STRICT, ANTHROPIC_STRICT, GEMINI])
+def test_carry_copies_a_schema_of_plain_keywords_whole(profile: Profile) -> None:
+    schema = _NoItems(type="object", properties={}, description="d")
+    assert set(schema) <= profile.plain_keywords
+    carried = carry(profile, schema, (), Losses(s.tool("t")))
+    assert carried == dict(schema)
+    assert type(carried) is dict
+
+
+@pytest.mark.parametrize("profile", [OPENAI_STRICT, ANTHROPIC_STRICT, GEMINI])
+def test_a_keyword_with_a_value_rule_is_checked_key_by_key(profile: Profile) -> None:
+    assert profile.plain_keywords == profile.keywords - {"format", "minItems", "pattern"}
+    losses = Losses(s.tool("t"))
+    carried = carry(profile, {"type": "string", "format": "no-such-format"}, ("properties", "a"), losses)
+    assert carried == {"type": "string", "description": "Format: no-such-format."}
+    assert [f.parameter for f in losses.findings] == ["a"]

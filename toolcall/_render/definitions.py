@@ -24,7 +24,7 @@ from toolcall._render.canonical import output_schema, parameters_schema
 from toolcall._render.gemini import NAME_PATTERN as GEMINI_NAME
 from toolcall._render.gemini import gemini_parameters
 from toolcall._render.losses import Losses
-from toolcall._render.openai import with_items
+from toolcall._render.openai import changes_with_items, with_items
 from toolcall._render.profiles import ANTHROPIC_STRICT, OPENAI_STRICT, Profile
 from toolcall._render.providers import PROVIDERS
 from toolcall._render.schema import Schema
@@ -139,6 +139,8 @@ class _Shared:
     @cached_property
     def canonical_with_items(self) -> Schema:
         """The canonical schema after the OpenAI non-strict pass."""
+        if not changes_with_items(self.canonical):
+            return self.canonical  # the usual case: every array has items, so the pass would copy it unchanged
         schema = with_items(self.canonical)
         # Usually nothing is added: then the canonical schema itself, whose JSON text ``fresh`` has already.
         return self.canonical if schema == self.canonical else schema

@@ -12,7 +12,7 @@ schema as it is, so they have no profile.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Final
 
 from toolcall._render.losses import Losses
@@ -48,6 +48,11 @@ class Profile:
     recursion: bool = True
     max_min_items: int | None = None
     simple_patterns: bool = False
+    #: The keywords kept whatever their value (``keywords`` without the value rules), for ``carry``'s fast path.
+    plain_keywords: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "plain_keywords", self.keywords - _VALUE_RULES)
 
     def carries(self, key: str, value: Any) -> bool:
         """True when this mode keeps ``key: value`` as it is."""
@@ -107,6 +112,8 @@ GEMINI: Final = Profile(
 
 def carry(profile: Profile, schema: Schema, at: Location, losses: Losses) -> Schema:
     """``schema`` without what ``profile`` cannot carry; the rules lost go to the description."""
+    if schema.keys() <= profile.plain_keywords:
+        return dict(schema)  # most nodes: every key is kept as it is, nothing to note
     kept: Schema = {}
     moved: Schema = {}
     quiet: Schema = {}
