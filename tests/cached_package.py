@@ -11,8 +11,11 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from tests.paths import ROOT
+from toolcall import _ir as ir
+from toolcall._cache import file_format
 
 TOOLS = '''
 """Tools for the cache tests."""
@@ -64,7 +67,7 @@ from toolcall._toolset.toolset import as_toolset, loaded_tools
 
 entries = [cf.tool_entry(t.ir, [tools.__name__]) for t in loaded_tools(as_toolset(tools))]
 source = open(tools.__file__, "rb").read()
-content = cf.module_content(tools.__name__, {tools.__name__: cf.source_record(source)}, entries, {})
+content = cf.module_content(tools.__name__, {tools.__name__: cf.source_record(source, "tools.py")}, entries, {})
 write_cache_file(str(cf.cache_path(tools.__file__)), cf.dumps(content))
 """
 
@@ -89,3 +92,8 @@ def write_cached_package(root: Path) -> None:
     written = run_python(root, WRITE_CACHE)
     assert written.returncode == 0, written.stderr
     assert (package / "__toolcall__" / "tools.json").is_file()
+
+
+def entry_tool(content: dict[str, Any], entry: dict[str, Any]) -> ir.Tool:
+    """The tool of a described entry of a cache file's ``content``: its IR with the file's shared classes."""
+    return file_format.entry_tool(entry["ir"], content["module"], ir.decode_shared(content["types"]))

@@ -16,6 +16,7 @@ from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
+from tests.cached_package import entry_tool
 from tests.mypy_settings import PYPROJECT_OVERRIDES
 from toolcall import _ir as ir
 
@@ -115,9 +116,10 @@ class Project:
 
     def tools(self) -> list[ir.Tool | str]:
         """Each entry of the cache file: its IR, or the name of a tool the plugin refused."""
-        tools = self.content()["tools"]
+        content = self.content()
+        tools = content["tools"]
         assert isinstance(tools, list)
-        return [ir.from_json(entry["ir"]) if "ir" in entry else entry["name"] for entry in tools]
+        return [entry_tool(content, entry) if "ir" in entry else entry["name"] for entry in tools]
 
     def properties(self, tool: str) -> dict[str, Any]:
         """The ``describe`` properties of a tool, rendered from the IR its cache entry holds."""

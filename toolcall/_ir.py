@@ -43,12 +43,14 @@ __all__ = [
     "Primitive",
     "PrimitiveName",
     "RefType",
+    "SharedTypes",
     "Tool",
     "TupleType",
     "TypeNode",
     "UnionType",
     "canonical_json",
     "child_types",
+    "decode_shared",
     "from_json",
     "replace_child_types",
     "to_json",
@@ -65,7 +67,7 @@ def canonical_json(value: object) -> str:
 
 
 #: Bumped whenever the meaning or shape of the IR changes; caches written with another version are stale.
-IR_VERSION: Final = 2
+IR_VERSION: Final = 3
 
 PrimitiveName = Literal[
     "str",
@@ -407,15 +409,19 @@ _RECORD_CLASSES: dict[str, type[Any]] = {
 }
 
 
-def to_json(value: Any) -> Any:
+def to_json(value: Any, shared: SharedTypes | None = None) -> Any:
     """Encode an IR object (a ``Tool``, a node, ...) as compact JSON data.
 
-    A record is the array of its fields in declaration order, with the
-    trailing ones that hold their defaults left out; a type node is the same
-    array after its ``kind`` (``["array", "str"]``), a ``Primitive`` only its
-    name (``"str"``), a ``Default`` only its JSON text. The positions say what
+    A record is the array of its fields in encoding order (``_ENCODING``;
+    declaration order where it says nothing), with the trailing ones that
+    hold their encoding defaults left out; a type node is the same array
+    after its ``kind`` (``["array", "str"]``), a ``Primitive`` only its name
+    (``"str"``), a ``Default`` only its JSON text. The positions say what
     each value is, so a cache file holds no key names (most of its bytes
-    were), and decoding calls each class with its fields in order.
+    were), and decoding calls each class with its fields by name.
+
+    With ``shared``, each class node (``ObjectType``, ``EnumType``) is
+    written as its position in ``shared``, where it is encoded once.
     """
     cls = type(value)
     if cls is Primitive:
@@ -424,50 +430,130 @@ def to_json(value: Any) -> Any:
         return value.json
     layout = _LAYOUTS.get(cls) or _layout(cls)
     if layout is not None:
-        return _record_json(value, layout)
+        return _record_json(value, layout, shared)
     if cls is tuple:
-        return [to_json(v) for v in value]
+        return [to_json(v, shared) for v in value]
     return value
 
 
-#: Per record class: its ``kind`` (or ``None``) and each field's name and default (or ``MISSING``).
+class SharedTypes:
+    """The class nodes that the tools of one cache file share, each encoded once, in order of first use.
+
+    A module's tools use the same TypedDicts, dataclasses and Enums over and
+    over; ``to_json(tool, shared)`` writes each as its position here, its
+    nested classes first, so a position only ever names an earlier item.
+    ``items`` is what the file holds; ``decode_shared`` reads it back.
+    """
+
+    __slots__ = ("_positions", "items")
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+        self._positions: dict[str, int] = {}
+
+    def position(self, encoded: list[Any]) -> int:
+        """The position of a class node's encoding, added if it is new."""
+        # Keyed by the encoding, not the node: 1, 1.0 and True are equal in Python, not in JSON.
+        key = json.dumps(encoded, ensure_ascii=False, separators=(",", ":"))
+        at = self._positions.get(key)
+        if at is None:
+            at = self._positions[key] = len(self.items)
+            self.items.append(encoded)
+        return at
+
+
+#: The node kinds ``SharedTypes`` holds: the classes, which tools share.
+_SHARED_KINDS: Final = frozenset(("object", "enum"))
+
+
+#: Per record class: its ``kind`` (or ``None``) and each field's name and encoding default (or ``MISSING``).
 _Layout = tuple[Union[str, None], tuple[tuple[str, Any], ...]]
 _LAYOUTS: dict[type[Any], _Layout] = {}
+
+_REQUIRED: Final[Any] = dataclasses.MISSING
+#: Where the encoding order is not the declaration order: the fields most often at their defaults go last,
+#: so that they drop out (a required, positional-or-keyword parameter is its name, type and description).
+#: A ``Tool``'s module is left out when empty: a cache file holds it once, for all its tools.
+_ENCODING: Final[dict[str, tuple[tuple[str, Any], ...]]] = {
+    "Field": (("name", _REQUIRED), ("type", _REQUIRED), ("description", None), ("required", True), ("default", None)),
+    "Parameter": (
+        ("name", _REQUIRED),
+        ("type", _REQUIRED),
+        ("description", None),
+        ("kind", "positional_or_keyword"),
+        ("required", True),
+        ("default", None),
+        ("injected", False),
+    ),
+    "Tool": (
+        ("name", _REQUIRED),
+        ("qualname", _REQUIRED),
+        ("description", _REQUIRED),
+        ("parameters", _REQUIRED),
+        ("defs", ()),
+        ("returns", None),
+        ("providers", ()),
+        ("module", ""),
+    ),
+}
 
 
 def _layout(cls: type[Any]) -> _Layout | None:
     if not dataclasses.is_dataclass(cls):
         return None
     kind = getattr(cls, "kind", None)
-    fields = tuple((f.name, f.default) for f in dataclasses.fields(cls))
+    fields = _ENCODING.get(cls.__name__) or tuple((f.name, f.default) for f in dataclasses.fields(cls))
     layout = _LAYOUTS[cls] = (kind if isinstance(kind, str) else None, fields)
     return layout
 
 
-def _record_json(value: Any, layout: _Layout) -> list[Any]:
+def _record_json(value: Any, layout: _Layout, shared: SharedTypes | None) -> Any:
     kind, fields = layout
     items = [getattr(value, name) for name, _ in fields]
     while items:
         default = fields[len(items) - 1][1]
         last = items[-1]
-        if default is dataclasses.MISSING or type(last) is not type(default) or last != default:
+        if default is _REQUIRED or type(last) is not type(default) or last != default:
             break
         items.pop()
-    out = [to_json(item) for item in items]
-    return out if kind is None else [kind, *out]
+    out = [to_json(item, shared) for item in items]
+    if kind is None:
+        return out
+    return shared.position([kind, *out]) if shared is not None and kind in _SHARED_KINDS else [kind, *out]
 
 
-def from_json(data: Any, record: type[Any] = Tool) -> Any:
+def from_json(data: Any, record: type[Any] = Tool, shared: tuple[Any, ...] = ()) -> Any:
     """Decode what ``to_json`` produced; ``record`` is the expected class at the root.
 
     ``ValueError`` where ``data`` is not of that encoding; the values of the
     fields are not checked here (the cache loader checks them all).
     """
-    return _decode(data, record)
+    return _decode(data, record, shared)
 
 
-def _decode(data: Any, cls: type[Any]) -> Any:
+def decode_shared(items: Any) -> tuple[TypeNode, ...]:
+    """The class nodes of a ``SharedTypes``' ``items``: each may name only items before it.
+
+    ``ValueError`` where an item is not a class node's encoding. What the
+    nodes add up to once expanded is the reader's to bound (a forged file
+    can name one item many times).
+    """
+    if type(items) is not list:
+        raise ValueError(f"cannot decode {_short(items)} as shared types")
+    decoded: list[Any] = []
+    for item in items:
+        if type(item) is not list or not item or item[0] not in _SHARED_KINDS:
+            raise ValueError(f"cannot decode {_short(item)} as a shared class")
+        decoded.append(_decode(item, _AnyNode, tuple(decoded)))
+    return tuple(decoded)
+
+
+def _decode(data: Any, cls: type[Any], shared: tuple[Any, ...]) -> Any:
     if cls is _AnyNode:
+        if type(data) is int:
+            if not 0 <= data < len(shared):
+                raise ValueError(f"cannot decode {data} as a shared class: there are {len(shared)} before it")
+            return shared[data]
         if type(data) is str:
             return Primitive(data)  # type: ignore[arg-type]  # the name is checked with the other fields
         if type(data) is not list or not data or type(data[0]) is not str or data[0] not in _NODE_CLASSES:
@@ -478,8 +564,12 @@ def _decode(data: Any, cls: type[Any]) -> Any:
     specs = _FIELD_SPECS[cls]
     if type(data) is not list or len(data) > len(specs):
         raise ValueError(f"cannot decode {_short(data)} as {cls.__name__}")
+    values = {name: _decode_field(item, spec, shared) for item, (name, spec, _) in zip(data, specs, strict=False)}
+    for name, _, default in specs[len(data) :]:
+        if default is not _REQUIRED:
+            values[name] = default
     try:
-        return cls(*[_decode_field(item, spec) for item, spec in zip(data, specs[: len(data)], strict=True)])
+        return cls(**values)
     except TypeError as exc:  # a required field is missing
         raise ValueError(f"cannot decode {_short(data)} as {cls.__name__}: {exc}") from None
 
@@ -493,15 +583,15 @@ class _AnyNode:
     """Marker: the field holds any type node (dispatched on ``kind``)."""
 
 
-def _decode_field(data: Any, spec: tuple[str, type[Any]] | None) -> Any:
+def _decode_field(data: Any, spec: tuple[str, type[Any]] | None, shared: tuple[Any, ...]) -> Any:
     if spec is None:
         return tuple(data) if type(data) is list else data
     shape, cls = spec
     if shape == "one":
-        return None if data is None else _decode(data, cls)
+        return None if data is None else _decode(data, cls, shared)
     if type(data) is not list:
         raise ValueError(f"cannot decode {_short(data)} as a list of {cls.__name__}")
-    return tuple(_decode(item, cls) for item in data)
+    return tuple(_decode(item, cls, shared) for item in data)
 
 
 # Which fields hold nested IR objects: ("one", class) or ("many", class).
@@ -530,8 +620,11 @@ _FIELD_TYPES: dict[str, dict[str, tuple[str, type[Any]]]] = {
     },
 }
 
-#: Per record class, each field's nested IR spec (or ``None``), in declaration order: what ``_decode`` reads.
-_FIELD_SPECS: dict[type[Any], tuple[tuple[str, type[Any]] | None, ...]] = {
-    cls: tuple(_FIELD_TYPES[cls.__name__].get(f.name) for f in dataclasses.fields(cls))
+#: Per record class, in encoding order, each field's name, nested IR spec (or ``None``) and encoding default:
+#: what ``_decode`` reads.
+_FIELD_SPECS: dict[type[Any], tuple[tuple[str, tuple[str, type[Any]] | None, Any], ...]] = {
+    cls: tuple(
+        (name, _FIELD_TYPES[cls.__name__].get(name), default) for name, default in (_layout(cls) or (None, ()))[1]
+    )
     for cls in (*_NODE_CLASSES.values(), *_RECORD_CLASSES.values())
 }

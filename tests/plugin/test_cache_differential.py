@@ -43,11 +43,11 @@ from typing import Any, Final, Literal, Optional, get_args
 
 import pytest
 
+from tests.cached_package import entry_tool
 from tests.corpus_gen import Corpus, write_corpus
 from tests.mypy_settings import PYPROJECT_OVERRIDES
 from tests.paths import ROOT
 from tests.plugin_project import environment
-from toolcall import _ir as ir
 from toolcall._cache import file_format
 from toolcall._render.providers import VARIANTS, variant_key
 
@@ -659,8 +659,9 @@ def test_generated_corpus_cache_files_hold_each_description_once_and_stay_small(
         data = path.read_bytes()
         total += len(data)
         lines = [line for line in data.splitlines() if line.startswith(b'    {"sources":')]  # one per tool
-        for entry, line in zip(json.loads(data)["tools"], lines, strict=True):
-            description = ir.from_json(entry["ir"]).description
+        content = json.loads(data)
+        for entry, line in zip(content["tools"], lines, strict=True):
+            description = entry_tool(content, entry).description
             if description is not None and len(description) >= 40:  # a long text is in the entry once
                 assert line.count(json.dumps(description, ensure_ascii=False).encode()) == 1, (path, description)
     per_tool = total / corpus.tools

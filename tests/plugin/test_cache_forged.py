@@ -59,10 +59,11 @@ def forge(root: Path, change: Callable[[Content], None]) -> None:
 
 def change_tool(content: Content, name: str, change: Callable[[ir.Tool], ir.Tool]) -> None:
     """Replace the IR of tool ``name`` in a cache's content with ``change(its IR)``."""
+    shared = ir.decode_shared(content["types"])
     for entry in content["tools"]:
-        tool = ir.from_json(entry["ir"])
+        tool = ir.from_json(entry["ir"], ir.Tool, shared)
         if tool.name == name:
-            entry["ir"] = ir.to_json(change(tool))
+            entry["ir"] = ir.to_json(change(tool))  # its classes written out: a forger need not share them
 
 
 def change_parameter(content: Content, tool: str, name: str, change: Callable[[ir.Parameter], ir.Parameter]) -> None:

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.cached_package import entry_tool
 from tests.mypy_settings import INI, PYPROJECT_OVERRIDES
 from tests.paths import ROOT
-from toolcall import _ir as ir
 
 MYPY = tuple(int(part) for part in version("mypy").split("+")[0].split(".")[:2])
 #: mypy's own cache for check, under the project.
@@ -172,7 +172,7 @@ def test_writes_the_caches_and_not_the_projects_mypy_cache(
 ) -> None:
     root, _ = mixed
     cache = json.loads((root / CACHE).read_text(encoding="utf-8"))
-    names = [entry["name"] if "refused" in entry else ir.from_json(entry["ir"]).name for entry in cache["tools"]]
+    names = [entry["name"] if "refused" in entry else entry_tool(cache, entry).name for entry in cache["tools"]]
     assert (cache["module"], names) == ("app.tools", ["greet", "echo", "shout"])
     assert not (root / "app/__toolcall__/models.json").exists()
     assert not (root / ".mypy_cache").exists()

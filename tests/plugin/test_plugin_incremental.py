@@ -41,7 +41,7 @@ def test_cold_run_writes_the_cache(project: Project, reference: bytes) -> None:
     source = (project.root / "app" / "tools.py").read_bytes()
     from toolcall._cache.file_format import source_record
 
-    assert content["sources"] == {"app.tools": source_record(source)}
+    assert content["sources"] == {"app.tools": source_record(source, "tools.py")}
     assert not (project.root / "app" / "__toolcall__" / "plain.json").exists()
     text = project.cache.read_text(encoding="utf-8")
     assert text.endswith("}\n")

@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("mypy")
 
+from tests.cached_package import entry_tool
 from tests.plugin_project import FINISH_HOOK, PYPROJECT, Project
 from toolcall import _ir as ir
 from toolcall._cache import file_format
@@ -169,9 +170,9 @@ def test_a_forged_record_is_not_trusted_without_the_seal(project: Project, refer
     # The record says convert's IR is get_weather's: only a broken seal stops the plugin believing it.
     project.mypy()
     content = json.loads(project.cache.read_text(encoding="utf-8"))
-    weather = ir.from_json(content["tools"][0]["ir"])
-    assert ir.from_json(content["tools"][1]["ir"]).qualname == "convert_units"
-    content["tools"][1]["ir"] = ir.to_json(dataclasses.replace(weather, qualname="convert_units"))
+    weather = entry_tool(content, content["tools"][0])
+    assert entry_tool(content, content["tools"][1]).qualname == "convert_units"
+    content["tools"][1]["ir"] = file_format.entry_ir(dataclasses.replace(weather, qualname="convert_units"))
     project.cache.write_text(json.dumps(content, sort_keys=True, indent=2) + "\n", encoding="utf-8")
     cold(project)
     assert project.cache.read_bytes() == reference
@@ -210,7 +211,7 @@ def test_a_changed_type_in_another_module_renders_that_tool_again(project: Proje
 
 #: Positions in a ``checked`` record (``reuse.checked_block``) and in each of its strict findings.
 RECORD_QUALNAME, RECORD_IR_SHA256, RECORD_SOURCES, RECORD_CLEAN, RECORD_STRICT = range(5)
-FINDING_TOOL, FINDING_PARAMETER, FINDING_PATH, FINDING_MESSAGE = range(4)
+FINDING_PARAMETER, FINDING_PATH, FINDING_MESSAGE, FINDING_TOOL = range(4)  # the tool: only where not the qualname
 
 
 def test_strict_findings_are_reported_from_the_record(project: Project) -> None:
@@ -224,9 +225,10 @@ def test_strict_findings_are_reported_from_the_record(project: Project) -> None:
     assert record[RECORD_QUALNAME] == "pick"
     recorded = record[RECORD_STRICT]
     assert recorded
-    assert all(f[FINDING_TOOL] == "pick" and f[FINDING_PARAMETER] == "n" for f in recorded)
-    for found in recorded:
-        found[FINDING_MESSAGE] = "recorded, not rendered"
+    assert all(len(f) == FINDING_TOOL and f[FINDING_PARAMETER] == "n" for f in recorded)  # the tool is "pick"
+    messages = content["checked"]["messages"]
+    assert sorted({f[FINDING_MESSAGE] for f in recorded}) == list(range(len(messages))), "each message once"
+    content["checked"]["messages"] = ["recorded, not rendered"] * len(messages)
     reseal(path, {"checked": content["checked"]})
     assert any("pick.n: recorded, not rendered  [toolcall-strict]" in line for line in cold_output(project))
 
@@ -251,8 +253,8 @@ def _file(
     names = (module, *also)
     table = sorted(names)
     recorded = [("t", reuse.Checked(reuse.ir_sha256(TOOL), names, FOUND))]
-    block = checked or reuse.checked_block(recorded, table, {name: f"{name[4:]}.py" for name in table}, "a")
-    sources = {name: {"sha256": "f" * 64, "tokens": None} for name in names}
+    block = checked or reuse.checked_block(recorded, table, "a")
+    sources: dict[str, list[str | None]] = {name: ["f" * 32, None, f"{name[4:]}.py"] for name in names}
     content = file_format.module_content(module, sources, [file_format.tool_entry(TOOL, names)], block)
     path = tmp_path / "tools.json"
     path.write_text(file_format.dumps(content), encoding="utf-8")
@@ -264,11 +266,16 @@ def test_a_record_is_one_array_per_tool_with_its_sources_as_indexes(tmp_path: Pa
     assert len(digest) == 32
     assert int(digest, 16) >= 0  # hex digits
     checked = reuse.Checked(digest, ("app.tools", "app.kinds"), FOUND, clean=False)
-    block = reuse.checked_block([("t", checked)], ["app.kinds", "app.tools"], {"app.kinds": "kinds.py"}, "a")
-    assert block["tools"] == [["t", digest, [0, 1], False, [["t", "x", ["a", 1], "lost"]]]]
-    assert list(block) == ["renderer", "analysis", "files", "tools"]
+    block = reuse.checked_block([("t", checked)], ["app.kinds", "app.tools"], "a")
+    assert block["tools"] == [["t", digest, [0, 1], False, [["x", ["a", 1], 0]]]]  # its tool is the qualname's
+    assert block["messages"] == ["lost"]
+    assert list(block) == ["renderer", "analysis", "messages", "tools"]
+    renamed = reuse.Checked(digest, ("app.tools",), (*FOUND, *FOUND, Finding(STRICT, "lost", "u", "y")), clean=False)
+    block = reuse.checked_block([("t", renamed)], ["app.tools"], "a")
+    assert block["tools"][0][RECORD_STRICT] == [["x", ["a", 1], 0], ["x", ["a", 1], 0], ["y", [], 0, "u"]]
+    assert block["messages"] == ["lost"], "each message once"
     clean = reuse.Checked(digest, ("app.tools",), (), clean=True)
-    block = reuse.checked_block([("t", clean)], ["app.kinds", "app.tools"], {}, "a")
+    block = reuse.checked_block([("t", clean)], ["app.kinds", "app.tools"], "a")
     assert block["tools"] == [["t", digest, [1], True, []]]
     content = json.loads(_file(tmp_path, also=("app.kinds",)).read_text(encoding="utf-8"))
     assert list(content["sources"]) == ["app.kinds", "app.tools"]
@@ -281,7 +288,7 @@ def test_a_record_reads_back_as_written(tmp_path: Path) -> None:
     tool = TOOL
     previous = reuse.read_previous(_file(tmp_path), "app.tools")
     assert previous is not None
-    assert previous.sources == {"app.tools": {"sha256": "f" * 64, "tokens": None}}
+    assert previous.sources == {"app.tools": ["f" * 32, None, "tools.py"]}
     assert previous.files == {"app.tools": "tools.py"}
     assert previous.checked == {"t": reuse.Checked(reuse.ir_sha256(tool), ("app.tools",), FOUND)}
     assert previous.findings("t", reuse.ir_sha256(tool)) == FOUND
@@ -307,7 +314,7 @@ def test_a_released_record_reads_its_entries_again_only_from_the_same_file(tmp_p
         previous.release(path)
         assert previous.data == b""
         if edited:  # another file in its place: its entries are not this record's
-            _file(tmp_path, checked=reuse.checked_block([], ["app.tools"], {"app.tools": "tools.py"}, "other"))
+            _file(tmp_path, checked=reuse.checked_block([], ["app.tools"], "other"))
         assert previous.entry("t") == expected
 
 
@@ -316,7 +323,7 @@ def _recorded(*tools: object) -> dict[str, object]:
     return {
         "renderer": reuse.renderer_digest(),
         "analysis": "a",
-        "files": {"app.tools": "tools.py"},
+        "messages": ["lost"],
         "tools": list(tools),
     }
 
@@ -326,8 +333,11 @@ def _recorded(*tools: object) -> dict[str, object]:
     [
         pytest.param(lambda: {"renderer": "another build", "tools": []}, id="other-renderers"),
         pytest.param(lambda: {"tools": []}, id="no-renderers"),
-        pytest.param(lambda: {"renderer": reuse.renderer_digest(), "files": {}, "tools": {}}, id="tools-not-a-list"),
-        pytest.param(lambda: {"renderer": reuse.renderer_digest(), "tools": []}, id="no-files"),
+        pytest.param(lambda: {"renderer": reuse.renderer_digest(), "messages": [], "tools": {}}, id="tools-not-a-list"),
+        pytest.param(lambda: {"renderer": reuse.renderer_digest(), "tools": []}, id="no-messages"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [["x", [], 1]]]), id="message-out-of-range"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [["x", [], "lost"]]]), id="message-a-text"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [["x", [], 0, "u", "v"]]]), id="finding-long"),
         pytest.param(lambda: _recorded(["t"]), id="no-digest"),
         pytest.param(lambda: _recorded(["t", 5, [0], True, []]), id="digest-not-a-string"),
         pytest.param(lambda: _recorded(["t", "0" * 32, [0], True]), id="no-findings"),
@@ -335,7 +345,7 @@ def _recorded(*tools: object) -> dict[str, object]:
         pytest.param(lambda: _recorded(["t", "0" * 32, ["app.tools"], True, []]), id="source-a-name"),
         pytest.param(lambda: _recorded(["t", "0" * 32, [1], True, []]), id="source-out-of-range"),
         pytest.param(lambda: _recorded(["t", "0" * 32, [-1], True, []]), id="source-negative"),
-        pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [["t", "x", "lost"]]]), id="finding-short"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [["x", ["a", 1]]]]), id="finding-short"),
         pytest.param(
             lambda: _recorded({"qualname": "t", "ir_sha256": "0" * 32, "sources": [0], "strict": [], "clean": True}),
             id="an-object",
@@ -348,10 +358,11 @@ def test_a_record_of_other_renderers_or_malformed_is_not_reused(tmp_path: Path, 
 
 def test_a_well_formed_record_of_these_renderers_is_reused(tmp_path: Path) -> None:
     """The malformed records above differ from this one only where their ids say."""
-    path = _file(tmp_path, checked=_recorded(["t", "0" * 32, [0], True, [["t", "x", ["a", 1], "lost"]]]))
+    path = _file(tmp_path, checked=_recorded(["t", "0" * 32, [0], True, [["x", ["a", 1], 0], ["y", [], 0, "u"]]]))
     previous = reuse.read_previous(path, "app.tools")
     assert previous is not None
-    assert previous.checked == {"t": reuse.Checked("0" * 32, ("app.tools",), FOUND, clean=True)}
+    found = (*FOUND, Finding(STRICT, "lost", "u", "y"))
+    assert previous.checked == {"t": reuse.Checked("0" * 32, ("app.tools",), found, clean=True)}
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,6 @@ cache directory. These tests use no mypy: a ``Tokens`` is one run.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sys
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from toolcall._cache import file_format
+from toolcall._cache.freshness import bytes_sha256
 from toolcall_mypy._cache import tokens
 from toolcall_mypy._cache.files import cache_file
 from toolcall_mypy._cache.tokens import TOKEN, Tokens
@@ -35,10 +35,10 @@ def write_module(root: Path, name: str = "tools") -> str:
     if not types_.exists():
         types_.write_text(TYPES_SOURCE)
     sources = {
-        f"pkg.{name}": file_format.source_record((package / f"{name}.py").read_bytes()),
-        "pkg.types_": file_format.source_record(types_.read_bytes()),
+        f"pkg.{name}": file_format.source_record((package / f"{name}.py").read_bytes(), f"{name}.py"),
+        "pkg.types_": file_format.source_record(types_.read_bytes(), "types_.py"),
     }
-    checked = {"files": {f"pkg.{name}": f"{name}.py", "pkg.types_": "types_.py"}, "tools": []}
+    checked: dict[str, object] = {"tools": []}
     text = file_format.dumps(file_format.module_content(f"pkg.{name}", sources, [], checked))
     target = Path(cache_file(str(package / f"{name}.py")))
     target.parent.mkdir(exist_ok=True)
@@ -104,7 +104,7 @@ def test_an_edited_cache_file_is_read_again(tmp_path: Path) -> None:
     target.write_text(target.read_text().replace('"tools": []', '"tools": [ ]'))  # the seal no longer holds
     after = Tokens(str(tmp_path / "cache")).token(path)
     assert before == [TOKEN, sealed]
-    assert after == [TOKEN, hashlib.sha256(target.read_bytes()).hexdigest(), "unreadable"]
+    assert after == [TOKEN, bytes_sha256(target.read_bytes()), "unreadable"]
 
 
 def test_a_deleted_cache_file_has_no_token_though_remembered(tmp_path: Path) -> None:

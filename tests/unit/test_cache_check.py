@@ -121,12 +121,9 @@ def valid_text() -> str:
     entries = [
         file_format.tool_entry(introspected(f), [MODULE] if f is not file_category else [MODULE, OTHER]) for f in TOOLS
     ]
-    sources: dict[str, dict[str, str | None]] = {
-        MODULE: {"sha256": "a" * 64, "tokens": "b" * 64},
-        OTHER: {"sha256": "c" * 64, "tokens": None},
-    }
+    sources: dict[str, list[str | None]] = {MODULE: ["a" * 32, "b" * 32, "m.py"], OTHER: ["c" * 32, None, None]}
     content = file_format.module_content(MODULE, sources, [*entries, REFUSED], {"renderer": "r", "tools": []})
-    return json.dumps({"content_sha256": "0123456789abcdef" * 4, **content}, ensure_ascii=False)
+    return json.dumps({"content_sha256": "0123456789abcdef" * 2, **content}, ensure_ascii=False)
 
 
 def valid() -> dict[str, Any]:
@@ -149,9 +146,16 @@ def problem(content: Any, module: str = MODULE) -> str:
     return reason
 
 
+def encoded_fields(cls: type[Any]) -> list[tuple[str, Any]]:
+    """The fields of ``cls`` in the order ``ir.to_json`` writes them, each with its encoding default."""
+    layout = ir._layout(cls)
+    assert layout is not None
+    return list(layout[1])
+
+
 def slot(cls: type[Any], field: str) -> int:
-    """Where ``ir.to_json`` puts ``field`` of a ``cls``: its declaration position, after a type node's kind."""
-    names = [f.name for f in dataclasses.fields(cls)]
+    """Where ``ir.to_json`` puts ``field`` of a ``cls``: its encoding position, after a type node's kind."""
+    names = [name for name, _ in encoded_fields(cls)]
     return names.index(field) + (1 if isinstance(getattr(cls, "kind", None), str) else 0)
 
 
@@ -163,7 +167,9 @@ DEFAULT = slot(ir.Parameter, "default")
 def edit_ir(content: dict[str, Any], index: int, change: Callable[[ir.Tool], ir.Tool]) -> None:
     """Change the IR of tool entry ``index`` as a writer would: decoded, replaced, encoded again."""
     entry = content["tools"][index]
-    entry["ir"] = ir.to_json(change(ir.from_json(entry["ir"])))
+    changed = change(file_format.entry_tool(entry["ir"], MODULE, ir.decode_shared(content["types"])))
+    # Encoded whole, its classes inline, which a reader takes as well as positions in "types".
+    entry["ir"] = ir.to_json(dataclasses.replace(changed, module="") if changed.module == MODULE else changed)
 
 
 def with_parameter(tool: ir.Tool, index: int, **changes: Any) -> ir.Tool:
@@ -179,7 +185,7 @@ def with_parameter(tool: ir.Tool, index: int, **changes: Any) -> ir.Tool:
 def test_a_valid_content_passes_and_gives_each_entry() -> None:
     content = valid()
     sources = check_sources(content)
-    assert sources == {MODULE: SourceRecord("a" * 64, "b" * 64), OTHER: SourceRecord("c" * 64, None)}
+    assert sources == {MODULE: SourceRecord("a" * 32, "b" * 32), OTHER: SourceRecord("c" * 32, None)}
     assert list(content["sources"]) == sorted([MODULE, OTHER]) == [OTHER, MODULE]  # OTHER_AT, MODULE_AT
     entries = check_entries(content, MODULE, sources)
     assert [e.qualname for e in entries] == ["get_weather", "file_category", "ping_tool", "broken"]
@@ -267,9 +273,10 @@ def test_the_valid_content_exercises_what_is_checked() -> None:
     assert any(p.default is not None for p in introspected(get_weather).parameters), "defaults to parse"
     assert [len(entry["sources"]) for entry in raw[:BROKEN]] == [1, 2, 1], "an entry with more than one source"
     assert "refused" in raw[BROKEN]
-    city, days = raw[WEATHER]["ir"][PARAMETERS][:2]
+    city, days, _, mood = raw[WEATHER]["ir"][PARAMETERS][:4]
     assert city[TYPE] == "str", "a primitive as its name"
-    assert city[DEFAULT] is None, "a default left at its value before a field that is not"
+    assert len(city) == slot(ir.Parameter, "description") + 1, "the fields at their encoding defaults left out"
+    assert mood[slot(ir.Parameter, "description")] is None, "a default left at its value before a field that is not"
     assert days[DEFAULT] == "3", "a default as its JSON text"
 
 
@@ -401,8 +408,8 @@ KEYED: dict[tuple[Any, ...], dict[str, tuple[type, ...]]] = {
         "module": (str,),
         "sources": (dict,),
         "tools": (list,),
+        "types": (list,),
     },
-    ("sources", MODULE): {"sha256": (str,), "tokens": (str, type(None))},
     ("tools", WEATHER): {"sources": (list,), "ir": (list,)},
     ("tools", BROKEN): {"name": (str,), "qualname": (str,), "fingerprint": (str,), "refused": (str,)},
 }
@@ -431,6 +438,8 @@ B = ("tools", BROKEN)
 DAYS_CONSTRAINTS = (*W_PARAMETER, 1, TYPE, slot(ir.Constrained, "constraints"))
 MOOD_LITERAL = (*W_PARAMETER, 3, TYPE, slot(ir.UnionType, "options"), 0)
 DESCRIPTION = slot(ir.Tool, "description")
+# The unit's Enum, as every class, is written once in "types"; the parameter names its position there.
+UNIT_ENUM = ("types", valid()["tools"][WEATHER]["ir"][PARAMETERS][2][TYPE])
 OLD_NODE = {"kind": "primitive", "name": "str"}
 OLD_IR = {"name": "get_weather", "module": MODULE, "qualname": "get_weather", "description": "", "parameters": []}
 TOP_CASES: list[tuple[str, tuple[Any, ...], Any, str]] = [
@@ -445,15 +454,15 @@ TOP_CASES: list[tuple[str, tuple[Any, ...], Any, str]] = [
     ("ir primitive name", (*W_PARAMETER, 0, TYPE), ["primitive", 5], "'name' is 5"),
     ("ir primitive unknown", (*W_PARAMETER, 0, TYPE), "x", "Primitive 'name' is 'x'"),
     ("ir parameter not an array", (*W_PARAMETER, 0), "city", "does not decode"),
-    ("ir parameter kind", (*W_PARAMETER, 0, slot(ir.Parameter, "kind")), "sideways", "'kind'"),
-    ("ir required not bool", (*W_PARAMETER, 0, slot(ir.Parameter, "required")), 1, "'required' is 1"),
+    ("ir parameter kind", (*W_PARAMETER, 1, slot(ir.Parameter, "kind")), "sideways", "'kind'"),
+    ("ir required not bool", (*W_PARAMETER, 1, slot(ir.Parameter, "required")), 1, "'required' is 1"),
     ("ir default not text", (*W_PARAMETER, 1, DEFAULT), 3, "does not decode"),
     ("ir description", (*W_IR, DESCRIPTION), None, "'description' is None"),
     ("ir parameters not a list", (*W_IR, PARAMETERS), {"a": 1}, "does not decode"),
     ("ir bool for int", (*DAYS_CONSTRAINTS, slot(ir.Constraints, "ge")), True, "'ge' is True"),
     ("ir constraints not an array", DAYS_CONSTRAINTS, {"ge": 1}, "does not decode"),
     ("ir literal of an object", (*MOOD_LITERAL, slot(ir.LiteralType, "values")), [{}], "'values'"),
-    ("ir enum values", (*W_PARAMETER, 2, TYPE, slot(ir.EnumType, "values")), "ab", "'values'"),
+    ("ir enum values", (*UNIT_ENUM, slot(ir.EnumType, "values")), "ab", "'values'"),
     ("ir deep lists", (*W_PARAMETER, 0, TYPE), Built(lambda: deep_lists(10_000)), "deeper than"),
     ("ir deep arrays", (*W_PARAMETER, 0, TYPE), Built(lambda: deep_arrays(10_000)), "deeper than"),
     ("ir custom schema", (*C_IR, PARAMETERS, 1, TYPE, slot(ir.CustomType, "schema")), "[1]", "not an object"),
@@ -480,13 +489,20 @@ TOP_CASES: list[tuple[str, tuple[Any, ...], Any, str]] = [
     ("entry a string", ("tools", PING), "ping", "tool entry 2 is 'ping'"),
     ("entry qualname junk", ("tools", PING, "ir", slot(ir.Tool, "qualname")), [], "tool entry 2: 'ir': Tool"),
     ("sources table empty", ("sources",), {}, "non-empty"),
-    ("sources table sha upper", ("sources", MODULE, "sha256"), "A" * 64, "'sha256'"),
-    ("sources table sha short", ("sources", MODULE, "sha256"), "a" * 63, "'sha256'"),
-    ("sources table sha not hex", ("sources", MODULE, "sha256"), "g" * 64, "'sha256'"),
-    ("sources table tokens", ("sources", OTHER, "tokens"), "x" * 64, "'tokens'"),
-    ("sources table extra key", ("sources", OTHER, "size"), 1, "unexpected keys"),
-    ("sources table record", ("sources", OTHER), "x", "not an object"),
-    ("seal", ("content_sha256",), "0" * 64 + "\n", "'content_sha256'"),
+    ("sources table sha upper", ("sources", MODULE, 0), "A" * 32, "its byte digest"),
+    ("sources table sha short", ("sources", MODULE, 0), "a" * 31, "its byte digest"),
+    ("sources table sha full length", ("sources", MODULE, 0), "a" * 64, "its byte digest"),
+    ("sources table sha not hex", ("sources", MODULE, 0), "g" * 32, "its byte digest"),
+    ("sources table sha missing", ("sources", MODULE, 0), None, "its byte digest"),
+    ("sources table tokens", ("sources", OTHER, 1), "x" * 32, "its token digest"),
+    ("sources table tokens a number", ("sources", OTHER, 1), 5, "its token digest"),
+    ("sources table record longer", ("sources", OTHER), ["a" * 32, None, None, 1], "not [sha256, tokens, file]"),
+    ("sources table record shorter", ("sources", OTHER), ["a" * 32, None], "not [sha256, tokens, file]"),
+    ("sources table record an object", ("sources", OTHER), {"sha256": "a" * 32, "tokens": None}, "not [sha256"),
+    ("sources table record", ("sources", OTHER), "x", "not [sha256, tokens, file]"),
+    ("sources table file a number", ("sources", OTHER, 2), 5, "its file is 5, not a path"),
+    ("seal", ("content_sha256",), "0" * 32 + "\n", "'content_sha256'"),
+    ("seal full length", ("content_sha256",), "0" * 64, "'content_sha256'"),
     ("format True", ("format",), True, "'format' is True"),
     ("ir True", ("ir",), True, "'ir' is True"),
     ("module", ("module",), "other", "belongs to module 'other'"),
@@ -497,7 +513,7 @@ TOP_CASES: list[tuple[str, tuple[Any, ...], Any, str]] = [
     ("a str subclass", (*W_IR, DESCRIPTION), type("Text", (str,), {})("x"), "a Python Text"),
     ("non-str key in the IR", (*W_IR, DESCRIPTION), {5: 1}, "object key 5"),
     ("non-str key deep in the IR", (*W_PARAMETER, 0, TYPE), {None: 1}, "object key None"),
-    ("non-str key in the sources table", ("sources",), {5: {"sha256": "a" * 64, "tokens": None}}, "source 5"),
+    ("non-str key in the sources table", ("sources",), {5: ["a" * 32, None]}, "source 5"),
     ("non-str key at the top", (5,), 1, "unexpected keys: 5"),
     ("non-str key in an entry", (*W, ("name",)), 1, "unexpected keys: a Python tuple"),
 ]
@@ -507,15 +523,16 @@ for _id, _path, _value, _expected in TOP_CASES:
 
 def written_out(array: list[Any], cls: type[Any]) -> None:
     """Write out the trailing fields ``ir.to_json`` left out of ``array`` (a ``cls``), each at its default."""
-    for f in dataclasses.fields(cls)[len(array) - slot(cls, dataclasses.fields(cls)[0].name) :]:
-        array.append(ir.to_json(f.default))
+    fields = encoded_fields(cls)
+    for _, default in fields[len(array) - slot(cls, fields[0][0]) :]:
+        array.append(ir.to_json(default))
 
 
 RECORDS_AT: list[tuple[tuple[Any, ...], type[Any]]] = [
     (W_IR, ir.Tool),
     ((*W_PARAMETER, 0), ir.Parameter),
     ((*W_PARAMETER, 3, TYPE), ir.UnionType),
-    ((*W_PARAMETER, 2, TYPE), ir.EnumType),
+    (UNIT_ENUM, ir.EnumType),
     (DAYS_CONSTRAINTS, ir.Constraints),
 ]
 
@@ -524,7 +541,7 @@ def test_an_ir_with_every_field_written_out_passes() -> None:
     content = valid()
     for path, cls in RECORDS_AT:
         written_out(at(content, path), cls)
-        assert len(at(content, path)) == slot(cls, dataclasses.fields(cls)[-1].name) + 1
+        assert len(at(content, path)) == slot(cls, encoded_fields(cls)[-1][0]) + 1
     assert check(content)[WEATHER].tool == introspected(get_weather)
 
 
@@ -551,9 +568,9 @@ IR_CASES: list[tuple[str, int, Callable[[ir.Tool], ir.Tool], str]] = [
         "ir of another module",
         WEATHER,
         lambda tool: dataclasses.replace(tool, module="elsewhere"),
-        f"'ir' is the IR of a tool of 'elsewhere', not of {MODULE!r}",
+        "'ir' names a module ('elsewhere'): an entry's IR leaves it to the file",
     ),
-    ("ir of a submodule", WEATHER, lambda tool: dataclasses.replace(tool, module=f"{MODULE}.sub"), "not of"),
+    ("ir of a submodule", WEATHER, lambda tool: dataclasses.replace(tool, module=f"{MODULE}.sub"), "names a module"),
     ("newline in junk", WEATHER, lambda tool: dataclasses.replace(tool, module="pkg\nevil"), "'pkg\\nevil'"),
     ("ir default not JSON", WEATHER, lambda tool: with_parameter(tool, 1, default=ir.Default("{")), "not JSON text"),
     ("ir default NaN", WEATHER, lambda tool: with_parameter(tool, 1, default=ir.Default("NaN")), "not JSON text"),
@@ -578,7 +595,7 @@ def with_source(name: Any) -> Mutation:
     """Another module in the sources table, which stays sorted (the first module: no entry's index moves)."""
 
     def mutate(content: dict[str, Any]) -> None:
-        content["sources"] = {name: {"sha256": "a" * 64, "tokens": None}, **content["sources"]}
+        content["sources"] = {name: ["a" * 32, None], **content["sources"]}
         assert list(content["sources"]) == sorted(content["sources"])
 
     return mutate
@@ -586,6 +603,102 @@ def with_source(name: Any) -> Mutation:
 
 case("sources table space", "the cache's source 'a b' is not a dotted module name")(with_source("a b"))
 case("sources table empty name", "the cache's source '' is not a dotted module name")(with_source(""))
+
+
+# ---------------------------------------------------------------- the classes the tools share
+
+
+def shared_class(name: str, fields: list[Any]) -> list[Any]:
+    """A TypedDict's encoding as "types" holds it."""
+    return ["object", f"{MODULE}:{name}", "typeddict", fields]
+
+
+def weather_takes(*types: list[Any]) -> Mutation:
+    """``types`` after the file's own shared classes, and the weather tool's first parameter of the last."""
+
+    def mutate(content: dict[str, Any]) -> None:
+        content["types"].extend(types)
+        at(content, W_PARAMETER)[0][TYPE] = len(content["types"]) - 1
+
+    return mutate
+
+
+def doubling(levels: int) -> list[list[Any]]:
+    """Classes each with two fields of the one before: ``levels`` of them expand to 2**levels nodes."""
+    chain = [shared_class("C0", [["x", "int"]])]
+    for level in range(1, levels):
+        chain.append(shared_class(f"C{level}", [["a", -1], ["b", -1]]))
+    return chain
+
+
+def with_positions(chain: list[list[Any]], first: int) -> list[list[Any]]:
+    """``chain`` with each field's -1 turned into the position of the class before it, the first at ``first``."""
+    return [
+        [*item[:3], [[name, first + index - 1 if kind == -1 else kind] for name, kind in item[3]]]
+        for index, item in enumerate(chain)
+    ]
+
+
+def shared_after_the_files_own(make: Callable[[int], list[list[Any]]]) -> Mutation:
+    def mutate(content: dict[str, Any]) -> None:
+        weather_takes(*make(len(content["types"])))(content)
+
+    return mutate
+
+
+case("types: a position out of range", "does not decode")(set_at((*W_PARAMETER, 0, TYPE), 99))
+case("types: a negative position", "does not decode")(set_at((*W_PARAMETER, 0, TYPE), -1))
+case("types: a position as a float", "does not decode")(set_at((*W_PARAMETER, 0, TYPE), 0.0))
+case("types: an item that is no class", "'types' does not decode")(weather_takes(["array", "int"]))
+case("types: an item that is a position", "'types' does not decode")(weather_takes(0))  # type: ignore[arg-type]
+case("types: a position forward", "'types' does not decode")(
+    shared_after_the_files_own(lambda n: [shared_class("A", [["x", n + 1]]), shared_class("B", [["x", "int"]])])
+)
+case("types: a position to itself", "'types' does not decode")(
+    shared_after_the_files_own(lambda n: [shared_class("A", [["x", n]])])
+)
+case("types: a class named over and over", "too many")(
+    shared_after_the_files_own(lambda n: with_positions(doubling(60), n))
+)
+case("types: a chain deeper than the bound", "nested")(
+    shared_after_the_files_own(
+        lambda n: with_positions(
+            [shared_class("C0", [["x", "int"]])] + [shared_class(f"C{i}", [["a", -1]]) for i in range(1, 250)], n
+        )
+    )
+)
+case("types: a class with a reference its tool does not define", "a reference to 'Gone'")(
+    weather_takes(shared_class("Holder", [["x", ["ref", "Gone"]]]))
+)
+case("types: a class with a field of the wrong type", "is 5")(weather_takes(shared_class("Bad", [["x", "int", 5]])))
+
+
+def test_a_class_the_tools_share_is_read_once_and_shared() -> None:
+    content = valid()
+    weather_takes(shared_class("Point", [["x", "int", "X."]]))(content)
+    at(content, W_PARAMETER)[1][TYPE] = len(content["types"]) - 1  # the same class for two parameters
+    weather = check(content)[WEATHER].tool
+    assert weather is not None
+    first, second = weather.parameters[:2]
+    assert first.type is second.type, "one object, decoded once"
+    assert first.type == ir.ObjectType(
+        f"{MODULE}:Point", "typeddict", (ir.Field("x", ir.Primitive("int"), description="X."),)
+    )
+
+
+def test_an_entry_may_hold_its_classes_inline() -> None:
+    content = valid()
+    weather = check(content)[WEATHER].tool
+    assert weather is not None
+    content["tools"][WEATHER]["ir"] = file_format.entry_ir(weather)  # no positions: every class written out
+    assert check(content)[WEATHER].tool == weather
+
+
+def test_a_class_named_over_and_over_is_refused_without_expanding_it() -> None:
+    """2**60 nodes once expanded: refused from the counts alone (this would not end otherwise)."""
+    content = valid()
+    shared_after_the_files_own(lambda n: with_positions(doubling(60), n))(content)
+    assert "too many" in problem(content)
 
 
 @case("sources table unsorted", "the cache's 'sources' is not sorted by module name")

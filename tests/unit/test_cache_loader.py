@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from tests.cached_package import WRITE_CACHE, run_python, write_cached_package
+from tests.cached_package import WRITE_CACHE, entry_tool, run_python, write_cached_package
 from toolcall import _ir as ir
 from toolcall._cache import file_format as cf
 from toolcall._cache.file_format import CACHE_FORMAT
@@ -121,7 +121,9 @@ def _edit_ir(index: int, change: Callable[[ir.Tool], ir.Tool]) -> Callable[[dict
 
     def edit(content: dict[str, Any]) -> None:
         entry = content["tools"][index]
-        entry["ir"] = ir.to_json(change(ir.from_json(entry["ir"])))
+        changed = change(entry_tool(content, entry))
+        # Encoded whole (its classes inline, which a reader takes too), with a module only when not the file's.
+        entry["ir"] = ir.to_json(dataclasses.replace(changed, module="") if changed.module == "pkg.tools" else changed)
 
     return edit
 
@@ -156,7 +158,7 @@ def test_a_live_function_whose_signature_changed_is_stale(project: Path) -> None
     """The fingerprint check takes the IR's signature: a changed function is caught where its source is trusted."""
     tools = project / "pkg" / "tools.py"
     tools.write_text(replaced(tools.read_text(), "days: int = 3,", "days: int = 3, hours: int = 0,"))
-    record = cf.source_record(tools.read_bytes())  # the module's record says it is current
+    record = cf.source_record(tools.read_bytes(), "tools.py")  # the module's record says it is current
 
     def current_source(content: dict[str, Any]) -> None:
         content["sources"]["pkg.tools"] = record
@@ -168,21 +170,26 @@ def test_a_live_function_whose_signature_changed_is_stale(project: Path) -> None
     assert seen["result"] == {"city": "Oslo", "days": 3, "unit": "fahrenheit"}
 
 
+def _encoded_fields(cls: type[Any]) -> list[tuple[str, Any]]:
+    """The fields of ``cls`` in the order ``ir.to_json`` writes them, each with its encoding default."""
+    layout = ir._layout(cls)
+    assert layout is not None
+    return list(layout[1])
+
+
 def _slot(cls: type[Any], field: str) -> int:
-    """Where ``ir.to_json`` puts ``field`` of a ``cls``: its declaration position, after a type node's kind."""
-    names = [f.name for f in dataclasses.fields(cls)]
+    """Where ``ir.to_json`` puts ``field`` of a ``cls``: its encoding position, after a type node's kind."""
+    names = [name for name, _ in _encoded_fields(cls)]
     return names.index(field) + (1 if isinstance(getattr(cls, "kind", None), str) else 0)
 
 
-#: The lower bound of ``where``'s ``place.lat``, by position: the IR's parameters, the first one's type (an
-#: object), its first field's type (a constrained float), its constraints, their ``ge``.
+#: Where ``where``'s ``place`` is: the IR's parameters, the first one's type (a position in "types").
+PLACE_TYPE = ("tools", 1, "ir", _slot(ir.Tool, "parameters"), 0, _slot(ir.Parameter, "type"))
+#: The lower bound of ``place.lat``, by position: the class, shared after get_weather's Unit, its first
+#: field's type (a constrained float), its constraints, their ``ge``.
 LAT_GE = (
-    "tools",
+    "types",
     1,
-    "ir",
-    _slot(ir.Tool, "parameters"),
-    0,
-    _slot(ir.Parameter, "type"),
     _slot(ir.ObjectType, "fields"),
     0,
     _slot(ir.Field, "type"),
@@ -215,7 +222,7 @@ def _add_source(content: dict[str, Any], sources: list[int] | None = None) -> No
     table = content["sources"]
     names = sorted([*table, "pkg.a_types"])
     moved = {index: names.index(name) for index, name in enumerate(table)}
-    content["sources"] = {name: dict(table.get(name, table["pkg.tools"])) for name in names}
+    content["sources"] = {name: list(table.get(name, table["pkg.tools"])) for name in names}
     for entry in content["tools"]:
         if "sources" in entry:
             entry["sources"] = [moved[index] for index in entry["sources"]]
@@ -226,13 +233,13 @@ def _add_source(content: dict[str, Any], sources: list[int] | None = None) -> No
 
 def _unsorted_sources(content: dict[str, Any]) -> None:
     """Another module after ``pkg.tools`` in the table, which sorts before it; the entries' indexes still right."""
-    content["sources"]["pkg.a_types"] = dict(content["sources"]["pkg.tools"])
+    content["sources"]["pkg.a_types"] = list(content["sources"]["pkg.tools"])
 
 
 def _longer_than_a_tool(content: dict[str, Any]) -> None:
     """The first IR with every field of a tool written out (``defs``, ``returns``, ``providers``), then one more."""
     tool = content["tools"][0]["ir"]
-    tool.extend(ir.to_json(f.default) for f in dataclasses.fields(ir.Tool)[len(tool) :])
+    tool.extend(ir.to_json(default) for _, default in _encoded_fields(ir.Tool)[len(tool) :])
     assert len(tool) == len(dataclasses.fields(ir.Tool))
     tool.append("extra")
 
@@ -267,7 +274,7 @@ CORRUPTIONS = {
     "sources-missing": resealed(lambda content: content.pop("sources")),
     "bad-entry": resealed(_set("tools", [{"name": "x"}])),
 }
-#: Why the file is refused, for the corruptions of format 5's own rules.
+#: Why the file is refused, for the corruptions of the format's own rules.
 REASONS = {
     "ir-an-object": (
         "tool entry 0: 'ir' does not decode (ValueError: cannot decode "
@@ -275,10 +282,12 @@ REASONS = {
     ),
     "ir-longer-than-a-tool": (
         "tool entry 0 ('get_weather'): 'ir' does not decode (ValueError: cannot decode "
-        "['get_weather', 'pkg.tools', 'get_weather', 'Get the forecast for a city.', [... as Tool)"
+        "['get_weather', 'get_weather', 'Get the forecast for a city.', [['city', 'str... as Tool)"
     ),
     "ir-of-another-tool": "tool entry 1 ('where'): qualname 'where' has an entry already",
-    "ir-of-another-module": "tool entry 0 ('get_weather'): 'ir' is the IR of a tool of 'pkg.other', not of 'pkg.tools'",
+    "ir-of-another-module": (
+        "tool entry 0 ('get_weather'): 'ir' names a module ('pkg.other'): an entry's IR leaves it to the file"
+    ),
     "described-extra-key": "tool entry 0 ('get_weather') has unexpected keys: 'describe'",
     "described-with-fingerprint": "tool entry 0 ('get_weather') has unexpected keys: 'fingerprint'",
     "described-missing-sources": "tool entry 0 ('get_weather') has no 'sources'",
@@ -436,11 +445,15 @@ def test_cache_files_are_deterministic(project: Path) -> None:
 
 def test_a_cache_file_holds_each_tools_sources_and_ir_only(project: Path) -> None:
     content = json.loads((project / "pkg" / "__toolcall__" / "tools.json").read_bytes())
-    assert list(content) == ["checked", "content_sha256", "format", "ir", "module", "sources", "tools"]
+    assert list(content) == ["checked", "content_sha256", "format", "ir", "module", "sources", "tools", "types"]
     assert [list(entry) for entry in content["tools"]] == [["sources", "ir"], ["sources", "ir"]]
     assert list(content["sources"]) == ["pkg.tools"]
     assert [entry["sources"] for entry in content["tools"]] == [[0], [0]]  # indexes into the sources table
-    assert [ir.from_json(entry["ir"]).qualname for entry in content["tools"]] == ["get_weather", "where"]
+    assert [entry_tool(content, entry).qualname for entry in content["tools"]] == ["get_weather", "where"]
+    place: Any = content
+    for part in PLACE_TYPE:
+        place = place[part]
+    assert place == LAT_GE[1], "the class written once, in types"
     lower: Any = content
     for part in LAT_GE:  # the position the "nan" corruption replaces
         lower = lower[part]
@@ -479,7 +492,7 @@ def test_what_the_cache_serves_equals_what_introspection_renders(project: Path) 
 
 
 def _refuse_where(content: dict[str, Any]) -> None:
-    tool = ir.from_json(content["tools"][1]["ir"])
+    tool = entry_tool(content, content["tools"][1])
     assert tool.qualname == "where"
     shape = cf.ir_parameters(tool)
     content["tools"][1] = cf.refused_entry("where", "where", shape, "toolcall-type: no schema for Place")

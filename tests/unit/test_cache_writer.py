@@ -66,20 +66,18 @@ def test_a_shaped_container_starts_a_line_per_item_and_the_rest_is_compact() -> 
 
 def scalars_content(checked: dict[str, Any] | None = None) -> dict[str, Any]:
     entries = [file_format.tool_entry(introspect(d).tool, [scalars.__name__]) for d in module_tools(scalars.__name__)]
-    sources = {scalars.__name__: {"sha256": "0" * 64, "tokens": None}}
+    sources: dict[str, list[str | None]] = {scalars.__name__: ["0" * 32, None]}
     return file_format.module_content(scalars.__name__, sources, entries, checked)
 
 
 def test_a_file_with_lone_surrogates_is_valid_utf_8_and_reads_back_the_same() -> None:
     tool = ir.Tool("t", "m", "t", "A lone \udcff surrogate.", (), providers=("m:\udcff",))
-    content = file_format.module_content(
-        "m", {"m": {"sha256": "0" * 64, "tokens": None}}, [file_format.tool_entry(tool, ["m"])]
-    )
+    content = file_format.module_content("m", {"m": ["0" * 32, None]}, [file_format.tool_entry(tool, ["m"])])
     text = file_format.dumps(content)
     assert "\\udcff" in text
     (entry,) = json.loads(text.encode("utf-8"))["tools"]
-    assert entry == {"sources": [0], "ir": ["t", "m", "t", "A lone \udcff surrogate.", [], [], None, ["m:\udcff"]]}
-    assert ir.from_json(entry["ir"]) == tool
+    assert entry == {"sources": [0], "ir": ["t", "t", "A lone \udcff surrogate.", [], [], None, ["m:\udcff"]]}
+    assert file_format.entry_tool(entry["ir"], "m") == tool
 
 
 def test_a_real_cache_file_reads_back_as_its_content_in_the_same_order() -> None:
@@ -87,8 +85,8 @@ def test_a_real_cache_file_reads_back_as_its_content_in_the_same_order() -> None
         content = scalars_content(checked)
         text = file_format.dumps(content)
         loaded = json.loads(text)
-        assert list(loaded) == ["checked", "content_sha256", "format", "ir", "module", "sources", "tools"]
-        assert list(content) == ["checked", "format", "ir", "module", "sources", "tools"]
+        assert list(loaded) == ["checked", "content_sha256", "format", "ir", "module", "sources", "tools", "types"]
+        assert list(content) == ["checked", "format", "ir", "module", "sources", "tools", "types"]
         del loaded["content_sha256"]
         assert json.dumps(loaded) == json.dumps(content)
 
@@ -107,26 +105,34 @@ def test_a_real_cache_file_has_a_line_per_record_and_each_tool_entry_on_one_line
     assert lines[start + 1 : start + len(tools) + 2] == [
         *(f"    {compact(entry)}," for entry in tools[:-1]),
         f"    {compact(tools[-1])}",
-        "  ]",
+        "  ],",
     ]
+    assert content["types"] == [], "a module of scalars shares no class"
+    assert lines[-2] == '  "types": []'
+    shared = ir.decode_shared(content["types"])
     for entry in tools:  # each description is stored once: in the IR, nothing rendered beside it
-        assert text.count(json.dumps(ir.from_json(entry["ir"]).description, ensure_ascii=False)) == 1
+        description = file_format.entry_tool(entry["ir"], scalars.__name__, shared).description
+        assert text.count(json.dumps(description, ensure_ascii=False)) == 1
 
 
 def test_a_tool_entry_is_its_sorted_sources_and_its_ir() -> None:
     for declaration in module_tools(scalars.__name__):
         tool = introspect(declaration).tool
         entry = file_format.tool_entry(tool, ["b.types", scalars.__name__, "a.types", "b.types"])
-        expected = {"sources": ["a.types", "b.types", scalars.__name__], "ir": ir.to_json(tool)}
-        assert json.dumps(entry) == json.dumps(expected)
-        assert ir.from_json(json.loads(json.dumps(entry["ir"]))) == tool
+        assert entry == {"sources": ["a.types", "b.types", scalars.__name__], "tool": tool}
+        encoded = file_format.entry_ir(tool)
+        assert encoded == ir.to_json(dataclasses.replace(tool, module=""))  # the file names the module, once
+        assert scalars.__name__ not in json.dumps(encoded)
+        assert file_format.entry_tool(json.loads(json.dumps(encoded)), scalars.__name__) == tool
+        with pytest.raises(ValueError, match="holds no module"):
+            file_format.entry_tool(ir.to_json(tool), scalars.__name__)
     entry = file_format.tool_entry(tool, iter([scalars.__name__]))  # any iterable
     assert entry["sources"] == [scalars.__name__]
 
 
 def test_the_file_holds_an_entrys_sources_as_indexes_into_the_sorted_table() -> None:
     tools = [introspect(d).tool for d in module_tools(scalars.__name__)][:2]
-    record = {"sha256": "0" * 64, "tokens": None}
+    record: list[str | None] = ["0" * 32, None]
     sources = dict.fromkeys(("z.types", scalars.__name__, "a.types"), record)
     refused = file_format.refused_entry("r", "r", [], "toolcall-type: no schema")
     entries = [
@@ -137,9 +143,9 @@ def test_the_file_holds_an_entrys_sources_as_indexes_into_the_sorted_table() -> 
     content = file_format.module_content(scalars.__name__, sources, entries)
     assert list(content["sources"]) == ["a.types", scalars.__name__, "z.types"]
     assert content["tools"] == [
-        {"sources": [1, 2], "ir": ir.to_json(tools[0])},
+        {"sources": [1, 2], "ir": file_format.entry_ir(tools[0])},
         refused,  # names its tool itself: no sources
-        {"sources": [0, 1], "ir": ir.to_json(tools[1])},
+        {"sources": [0, 1], "ir": file_format.entry_ir(tools[1])},
     ]
     assert [list(entry) for entry in content["tools"]] == [["sources", "ir"], list(refused), ["sources", "ir"]]
 
@@ -188,7 +194,7 @@ def test_the_seal_is_the_digest_of_the_text_without_its_line() -> None:
     lines = text.splitlines(keepends=True)
     (line,) = [x for x in lines if x.startswith('  "content_sha256": ')]
     unsealed = "".join(x for x in lines if x is not line)
-    assert line == f'  "content_sha256": "{hashlib.sha256(unsealed.encode()).hexdigest()}",\n'
+    assert line == f'  "content_sha256": "{hashlib.sha256(unsealed.encode()).hexdigest()[:32]}",\n'
     assert json.loads(unsealed) == {k: v for k, v in json.loads(text).items() if k != "content_sha256"}
 
 
@@ -197,7 +203,7 @@ def test_the_sealed_head_is_every_field_but_the_tools() -> None:
     head = file_format.sealed_head(file_format.dumps(content).encode())
     assert head is not None
     assert head.pop("content_sha256")
-    assert head == {key: value for key, value in content.items() if key != "tools"}
+    assert head == {key: value for key, value in content.items() if key not in ("tools", "types")}
 
 
 @pytest.mark.parametrize(
@@ -231,3 +237,19 @@ def test_a_cache_file_is_readable_like_any_file_written_under_the_umask(tmp_path
         assert not write_cache_file(str(target), "[]\n")  # unchanged text: not written again
     finally:
         os.umask(previous)
+
+
+def test_the_classes_a_files_tools_share_are_written_once() -> None:
+    point = ir.ObjectType("m:Point", "typeddict", (ir.Field("x", ir.Primitive("int"), description="The x."),))
+    tools = [ir.Tool(name, "m", name, "", (ir.Parameter("p", "positional_or_keyword", point),)) for name in "ab"]
+    sources: dict[str, list[str | None]] = {"m": ["0" * 32, None, "m.py"]}
+    content = file_format.module_content("m", sources, [file_format.tool_entry(tool, ["m"]) for tool in tools])
+    text = file_format.dumps(content)
+    assert text.count("The x.") == 1
+    assert text.endswith(f'  "types": [\n    {compact(content["types"][0])}\n  ]\n}}\n'), "a line per class"
+    assert content["types"] == [ir.to_json(point)]
+    assert [entry["ir"] for entry in content["tools"]] == [["a", "a", "", [["p", 0]]], ["b", "b", "", [["p", 0]]]]
+    loaded = json.loads(text)
+    assert list(loaded)[-1] == "types", "after the tools: the head a run reads first stays small"
+    shared = ir.decode_shared(loaded["types"])
+    assert [file_format.entry_tool(entry["ir"], "m", shared) for entry in loaded["tools"]] == tools

@@ -88,7 +88,7 @@ NODES: list[tuple[ir.TypeNode, Any]] = [
             "object",
             "m:Place",
             "dataclass",
-            [["lat", "float", True, None, "Latitude."], ["name", "str", False, '"here"']],
+            [["lat", "float", "Latitude."], ["name", "str", None, False, '"here"']],
             "A place.",
         ],
     ),
@@ -126,7 +126,7 @@ def test_the_nodes_cover_every_kind() -> None:
 def test_each_node_is_the_array_of_its_fields_after_its_kind(node: ir.TypeNode, encoded: Any) -> None:
     assert through_json(node) == encoded
     parameter = ir.Parameter("p", "positional_or_keyword", node)
-    assert through_json(parameter) == ["p", "positional_or_keyword", encoded]
+    assert through_json(parameter) == ["p", encoded]
     assert ir.from_json(through_json(parameter), ir.Parameter) == parameter
     tool = ir.Tool("t", "m", "t", "", (parameter,), (ir.NamedType("N", node),), node)
     assert ir.from_json(through_json(tool)) == tool
@@ -136,36 +136,40 @@ def test_a_primitive_is_its_name_and_a_default_its_json_text() -> None:
     assert ir.to_json(ir.Primitive("uuid")) == "uuid"
     assert ir.to_json(ir.Default.of({"b": [1, None], "a": "x"})) == '{"a":"x","b":[1,null]}'
     parameter = ir.Parameter("n", "keyword_only", ir.Primitive("int"), False, ir.Default.of(None))
-    assert through_json(parameter) == ["n", "keyword_only", "int", False, "null"]
-    assert ir.from_json(["n", "keyword_only", "int", False, "null"], ir.Parameter) == parameter
-    assert ir.from_json(["n", "keyword_only", "int", False, None], ir.Parameter).default is None  # no default
+    assert through_json(parameter) == ["n", "int", None, "keyword_only", False, "null"]
+    assert ir.from_json(["n", "int", None, "keyword_only", False, "null"], ir.Parameter) == parameter
+    assert ir.from_json(["n", "int", None, "keyword_only", False, None], ir.Parameter).default is None  # no default
 
 
-#: Records with their fields set, and their encodings: the trailing defaults left out, the middle ones written.
+#: Records with their fields set, and their encodings (in encoding order: the fields most often at their
+#: defaults last): the trailing defaults left out, the middle ones written.
 RECORDS: list[tuple[Any, Any]] = [
-    (ir.Tool("t", "m", "C.t", "Do it.", ()), ["t", "m", "C.t", "Do it.", []]),
+    (ir.Tool("t", "", "C.t", "Do it.", ()), ["t", "C.t", "Do it.", []]),
+    (ir.Tool("t", "m", "t", "", ()), ["t", "t", "", [], [], None, [], "m"]),  # the module last: a file names it
     (
-        ir.Tool("t", "m", "t", "", (), providers=("m:Types",)),
-        ["t", "m", "t", "", [], [], None, ["m:Types"]],
+        ir.Tool("t", "", "t", "", (), providers=("m:Types",)),
+        ["t", "t", "", [], [], None, ["m:Types"]],
     ),
     (
-        ir.Tool("t", "m", "t", "", (), returns=ir.Primitive("none")),
-        ["t", "m", "t", "", [], [], "none"],
+        ir.Tool("t", "", "t", "", (), returns=ir.Primitive("none")),
+        ["t", "t", "", [], [], "none"],
     ),
     (
-        ir.Tool("t", "m", "t", "", (), (ir.NamedType("N", ir.RefType("N")),)),
-        ["t", "m", "t", "", [], [["N", ["ref", "N"]]]],
+        ir.Tool("t", "", "t", "", (), (ir.NamedType("N", ir.RefType("N")),)),
+        ["t", "t", "", [], [["N", ["ref", "N"]]]],
     ),
-    (ir.Parameter("a", "positional_only", ir.AnyType()), ["a", "positional_only", ["any"]]),
+    (ir.Parameter("a", "positional_only", ir.AnyType()), ["a", ["any"], None, "positional_only"]),
+    (ir.Parameter("a", "positional_or_keyword", ir.AnyType(), description="A."), ["a", ["any"], "A."]),
     (
         ir.Parameter("a", "var_keyword", ir.Primitive("str"), injected=True),
-        ["a", "var_keyword", "str", True, None, None, True],
+        ["a", "str", None, "var_keyword", True, None, True],
     ),
     (
         ir.Parameter("a", "keyword_only", ir.Primitive("int"), False, ir.Default.of(3), "How many."),
-        ["a", "keyword_only", "int", False, "3", "How many."],
+        ["a", "int", "How many.", "keyword_only", False, "3"],
     ),
-    (ir.Field("x", ir.Primitive("int"), False), ["x", "int", False]),
+    (ir.Field("x", ir.Primitive("int"), False), ["x", "int", None, False]),
+    (ir.Field("x", ir.Primitive("int"), description="X."), ["x", "int", "X."]),
     (ir.NamedType("Tree", ir.MapType(ir.RefType("Tree"))), ["Tree", ["map", ["ref", "Tree"]]]),
     (ir.Constraints(ge=0, multiple_of=0.5), [0, None, None, None, 0.5]),
     (ir.Constraints(), []),
@@ -180,65 +184,66 @@ def test_each_record_is_the_array_of_its_fields(record: Any, encoded: Any) -> No
 
 def test_a_record_with_every_field_written_out_decodes_to_the_same() -> None:
     """Only the encoder leaves trailing defaults out: the decoder takes them written out too."""
-    tool = ir.Tool("t", "m", "t", "", (ir.Parameter("a", "keyword_only", ir.ArrayType(ir.Primitive("int"))),))
-    written = ["t", "m", "t", "", [["a", "keyword_only", ["array", "int", "list"], True, None, None, False]], [], None]
-    assert ir.from_json([*written, []]) == tool
+    tool = ir.Tool("t", "", "t", "", (ir.Parameter("a", "keyword_only", ir.ArrayType(ir.Primitive("int"))),))
+    written = ["t", "t", "", [["a", ["array", "int", "list"], None, "keyword_only", True, None, False]], [], None, []]
+    assert ir.from_json([*written, ""]) == tool
     assert ir.from_json(written) == tool
+    assert ir.from_json(["t", "t", "", [["a", ["array", "int"], None, "positional_or_keyword"]]]) == (
+        ir.from_json(["t", "t", "", [["a", ["array", "int"]]]])
+    ), "a kind left out is positional-or-keyword"
 
 
 # ---------------------------------------------------------------- what decoding refuses
 
-TOOL = ["t", "m", "t", "", []]
-PARAMETER = ["a", "keyword_only", "int"]
+TOOL = ["t", "t", "", []]
+PARAMETER = ["a", "int", None, "keyword_only"]
 REFUSED: list[tuple[str, Any, type[Any]]] = [
     # An array longer than the record's fields.
-    ("a tool with a ninth field", [*TOOL, [], None, [], "extra"], ir.Tool),
-    ("a parameter with an eighth field", [*PARAMETER, True, None, None, False, "extra"], ir.Parameter),
+    ("a tool with a ninth field", [*TOOL, [], None, [], "", "extra"], ir.Tool),
+    ("a parameter with an eighth field", [*PARAMETER, True, None, False, "extra"], ir.Parameter),
     ("a constraints with a ninth field", [None] * 9, ir.Constraints),
-    ("a field with a sixth field", ["x", "int", True, None, None, "extra"], ir.Field),
-    ("a node with a field more", [*TOOL[:4], [[*PARAMETER[:2], ["array", "int", "list", "extra"]]]], ir.Tool),
-    ("a primitive node with a field more", [*TOOL[:4], [[*PARAMETER[:2], ["primitive", "int", 1]]]], ir.Tool),
+    ("a field with a sixth field", ["x", "int", None, True, None, "extra"], ir.Field),
+    ("a node with a field more", [*TOOL[:3], [["a", ["array", "int", "list", "extra"]]]], ir.Tool),
+    ("a primitive node with a field more", [*TOOL[:3], [["a", ["primitive", "int", 1]]]], ir.Tool),
     # An unknown kind, or none.
-    ("an unknown kind", [*TOOL[:4], [[*PARAMETER[:2], ["spaceship", "int"]]]], ir.Tool),
-    ("a kind that is not a string", [*TOOL[:4], [[*PARAMETER[:2], [1, "int"]]]], ir.Tool),
-    ("a node without a kind", [*TOOL[:4], [[*PARAMETER[:2], []]]], ir.Tool),
-    ("a node a number", [*TOOL[:4], [[*PARAMETER[:2], 5]]], ir.Tool),
+    ("an unknown kind", [*TOOL[:3], [["a", ["spaceship", "int"]]]], ir.Tool),
+    ("a kind that is not a string", [*TOOL[:3], [["a", [1, "int"]]]], ir.Tool),
+    ("a node without a kind", [*TOOL[:3], [["a", []]]], ir.Tool),
+    ("a node a number", [*TOOL[:3], [["a", 5]]], ir.Tool),
     # A record that is not an array.
     ("a tool a string", "t", ir.Tool),
     ("a tool null", None, ir.Tool),
-    ("a parameter a string", [*TOOL[:4], ["a"]], ir.Tool),
-    ("parameters an object", [*TOOL[:4], {"a": PARAMETER}], ir.Tool),
+    ("a parameter a string", [*TOOL[:3], ["a"]], ir.Tool),
+    ("parameters an object", [*TOOL[:3], {"a": PARAMETER}], ir.Tool),
     ("a named type a string", [*TOOL, ["N"]], ir.Tool),
-    ("constraints a number", [*TOOL[:4], [[*PARAMETER[:2], ["constrained", "int", 5]]]], ir.Tool),
+    ("constraints a number", [*TOOL[:3], [["a", ["constrained", "int", 5]]]], ir.Tool),
     ("a default a number", [*PARAMETER, False, 3], ir.Parameter),
     # The old encoding: records and nodes as objects.
     ("a tool an object", {"name": "t", "module": "m", "qualname": "t", "description": "", "parameters": []}, ir.Tool),
-    ("a parameter an object", [*TOOL[:4], [{"name": "a", "kind": "keyword_only", "type": "int"}]], ir.Tool),
-    ("a node an object", [*TOOL[:4], [[*PARAMETER[:2], {"kind": "primitive", "name": "int"}]]], ir.Tool),
-    ("constraints an object", [*TOOL[:4], [[*PARAMETER[:2], ["constrained", "int", {"ge": 1}]]]], ir.Tool),
+    ("a parameter an object", [*TOOL[:3], [{"name": "a", "kind": "keyword_only", "type": "int"}]], ir.Tool),
+    ("a node an object", [*TOOL[:3], [["a", {"kind": "primitive", "name": "int"}]]], ir.Tool),
+    ("constraints an object", [*TOOL[:3], [["a", ["constrained", "int", {"ge": 1}]]]], ir.Tool),
     # A required field missing.
-    ("a tool without its parameters", TOOL[:4], ir.Tool),
-    ("a parameter without its type", [*TOOL[:4], [PARAMETER[:2]]], ir.Tool),
-    ("an array node without its items", [*TOOL[:4], [[*PARAMETER[:2], ["array"]]]], ir.Tool),
+    ("a tool without its parameters", TOOL[:3], ir.Tool),
+    ("a parameter without its type", [*TOOL[:3], [["a"]]], ir.Tool),
+    ("an array node without its items", [*TOOL[:3], [["a", ["array"]]]], ir.Tool),
 ]
 
 
 def test_the_refused_cases_differ_from_a_valid_ir_only_where_they_say() -> None:
-    assert ir.from_json(TOOL) == ir.Tool("t", "m", "t", "", ())
-    assert ir.from_json([*TOOL[:4], [PARAMETER]]) == ir.Tool(
-        "t", "m", "t", "", (ir.Parameter("a", "keyword_only", ir.Primitive("int")),)
+    assert ir.from_json(TOOL) == ir.Tool("t", "", "t", "", ())
+    assert ir.from_json([*TOOL[:3], [PARAMETER]]) == ir.Tool(
+        "t", "", "t", "", (ir.Parameter("a", "keyword_only", ir.Primitive("int")),)
     )
-    assert ir.from_json([*TOOL, [], None, []]) == ir.from_json(TOOL)  # eight fields: the most a tool has
-    assert ir.from_json([*PARAMETER, True, None, None, False], ir.Parameter).injected is False
+    assert ir.from_json([*TOOL, [], None, [], ""]) == ir.from_json(TOOL)  # eight fields: the most a tool has
+    assert ir.from_json([*PARAMETER, True, None, False], ir.Parameter).injected is False
     assert ir.from_json([None] * 8, ir.Constraints) == ir.Constraints()
-    assert ir.from_json(["x", "int", True, None, None], ir.Field) == ir.Field("x", ir.Primitive("int"))
-    assert ir.from_json([*TOOL[:4], [[*PARAMETER[:2], ["array", "int", "list"]]]]).parameters[0].type == (
+    assert ir.from_json(["x", "int", None, True, None], ir.Field) == ir.Field("x", ir.Primitive("int"))
+    assert ir.from_json([*TOOL[:3], [["a", ["array", "int", "list"]]]]).parameters[0].type == (
         ir.ArrayType(ir.Primitive("int"))
     )
-    assert ir.from_json([*TOOL[:4], [[*PARAMETER[:2], ["primitive", "int"]]]]).parameters[0].type == (
-        ir.Primitive("int")
-    )
-    assert ir.from_json([*TOOL[:4], [[*PARAMETER[:2], ["constrained", "int", [1]]]]]).parameters[0].type == (
+    assert ir.from_json([*TOOL[:3], [["a", ["primitive", "int"]]]]).parameters[0].type == ir.Primitive("int")
+    assert ir.from_json([*TOOL[:3], [["a", ["constrained", "int", [1]]]]]).parameters[0].type == (
         ir.Constrained(ir.Primitive("int"), ir.Constraints(ge=1))
     )
     assert ir.from_json([*PARAMETER, False, "3"], ir.Parameter).default == ir.Default("3")
@@ -253,13 +258,13 @@ def test_decoding_refuses_what_is_not_the_encoding(data: Any, record: type[Any])
 
 def test_decoding_rejects_junk_with_a_clear_error() -> None:
     with pytest.raises(ValueError, match="cannot decode 'nope' as a list of Parameter"):
-        ir.from_json(["t", "m", "t", "", "nope"])
-    with pytest.raises(ValueError, match=r"cannot decode \['t'\] as Tool: .*missing 4 required"):
+        ir.from_json(["t", "t", "", "nope"])
+    with pytest.raises(ValueError, match=r"cannot decode \['t'\] as Tool: .*missing 3 required"):
         ir.from_json(["t"])
     with pytest.raises(ValueError, match="cannot decode"):
         ir.from_json([1, 2])
     with pytest.raises(ValueError, match=r"cannot decode \['spaceship'\] as a type node"):
-        ir.from_json(["t", "m", "t", "", [["a", "keyword_only", ["spaceship"]]]])
+        ir.from_json(["t", "t", "", [["a", ["spaceship"]]]])
     with pytest.raises(ValueError, match=r"cannot decode \{'name': 't'\} as Tool"):
         ir.from_json({"name": "t"})
 
@@ -270,3 +275,44 @@ def test_the_records_cover_every_record_class() -> None:
     records = {cls for cls in vars(ir).values() if isinstance(cls, type) and dataclasses.is_dataclass(cls)} - nodes
     assert records == {ir.Tool, ir.Parameter, ir.Field, ir.NamedType, ir.Constraints, ir.Default}
     assert {type(record) for record, _ in RECORDS} == records - {ir.Default}
+
+
+# ---------------------------------------------------------------- classes shared between tools
+
+POINT = ir.ObjectType("m:Point", "typeddict", (ir.Field("x", ir.Primitive("int")),), "A point.")
+PATH = ir.ObjectType("m:Path", "dataclass", (ir.Field("start", POINT), ir.Field("end", POINT)))
+
+
+def test_shared_classes_are_written_once_nested_first_and_named_by_position() -> None:
+    shared = ir.SharedTypes()
+    first = ir.Tool("a", "", "a", "", (ir.Parameter("p", "positional_or_keyword", PATH),))
+    second = ir.Tool("b", "", "b", "", (ir.Parameter("q", "positional_or_keyword", ir.ArrayType(POINT)),))
+    encoded = [json.loads(json.dumps(ir.to_json(tool, shared))) for tool in (first, second)]
+    assert shared.items[0] == ["object", "m:Point", "typeddict", [["x", "int"]], "A point."], "the nested class first"
+    assert shared.items[1] == ["object", "m:Path", "dataclass", [["start", 0], ["end", 0]]]
+    assert len(shared.items) == 2, "each class once"
+    assert encoded == [["a", "a", "", [["p", 1]]], ["b", "b", "", [["q", ["array", 0]]]]]
+    decoded = ir.decode_shared(json.loads(json.dumps(shared.items)))
+    assert decoded == (POINT, PATH)
+    assert [ir.from_json(data, ir.Tool, decoded) for data in encoded] == [first, second]
+
+
+def test_classes_equal_in_python_but_not_in_json_are_not_shared() -> None:
+    shared = ir.SharedTypes()
+    ones, bools = ir.EnumType("m:E", (1, 0)), ir.EnumType("m:E", (True, False))
+    assert ones == bools  # 1 == True: a dict keyed by the nodes would merge them
+    assert [ir.to_json(node, shared) for node in (ones, bools)] == [0, 1]
+    assert ir.decode_shared(shared.items)[1].values == (True, False)
+
+
+def test_a_position_names_only_an_earlier_class() -> None:
+    with pytest.raises(ValueError, match="cannot decode 0 as a shared class: there are 0 before it"):
+        ir.decode_shared([["object", "m:A", "typeddict", [["x", 0]]]])
+    with pytest.raises(ValueError, match="cannot decode 1 as a shared class"):
+        ir.decode_shared([["enum", "m:E", [1]], ["object", "m:A", "typeddict", [["x", 1]]]])
+    with pytest.raises(ValueError, match="as a shared class"):
+        ir.decode_shared([["array", "int"]])  # only classes are shared
+    with pytest.raises(ValueError, match="as shared types"):
+        ir.decode_shared({"0": []})
+    with pytest.raises(ValueError, match="cannot decode 3 as a shared class"):
+        ir.from_json(["t", "t", "", [["p", 3]]], ir.Tool, ir.decode_shared([["enum", "m:E", [1]]]))

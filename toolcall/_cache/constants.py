@@ -8,10 +8,12 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["CACHE_DIR", "CACHE_FORMAT", "MAX_DEPTH", "MalformedCacheError"]
+from toolcall._cache.freshness import DIGEST_HEX  # defined there: that module runs standalone too
+
+__all__ = ["CACHE_DIR", "CACHE_FORMAT", "DIGEST_HEX", "MAX_DEPTH", "MalformedCacheError"]
 
 #: Bumped whenever the cache file's layout changes.
-CACHE_FORMAT: Final = 5
+CACHE_FORMAT: Final = 6
 
 #: The directory beside a tool module that holds its cache file.
 CACHE_DIR: Final = "__toolcall__"

@@ -13,17 +13,20 @@ has validated every part. Its content, in this order::
       "ir": ir.IR_VERSION,               # the IR's meaning
       "module": "pkg.tools",
       "sources": {                       # every module a tool's schema comes from, sorted
-        "pkg.tools": {"sha256": ..., "tokens": ...},   # toolcall._cache.freshness
-        "pkg.types_": {...}
+        "pkg.tools": [sha256, tokens, "tools.py"],   # toolcall._cache.freshness; the file, for the plugin
+        "pkg.types_": [...]
       },
       "tools": [                         # declaration order, one line each
-        {"sources": [0, ...], "ir": [...]},  # indexes into "sources", sorted; ir.to_json(tool)
+        {"sources": [0, ...], "ir": [...]},  # indexes into "sources", sorted; entry_ir(tool, shared)
         {"name": ..., "qualname": ..., "fingerprint": ..., "refused": "..."}
-      ]
+      ],
+      "types": [...]                     # the classes the tools share, each once (ir.SharedTypes)
     }
 
 A tool's entry is its IR as the static front end derived it, descriptions
-included, and the modules its schema comes from: no rendered schema. The
+included, and the modules its schema comes from: no rendered schema. Each
+TypedDict, dataclass, NamedTuple or Enum is written once in ``types``, and
+an IR names it by its position there. The
 runtime renders each provider variant from the IR on first use, with the
 renderer introspection uses, so what the cache serves equals what
 introspection renders. The signature fingerprint the runtime compares with
@@ -47,6 +50,7 @@ seal it again, which is why the runtime treats the content as data only.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -56,7 +60,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from toolcall import _ir as ir
-from toolcall._cache.constants import CACHE_DIR, CACHE_FORMAT
+from toolcall._cache.constants import CACHE_DIR, CACHE_FORMAT, DIGEST_HEX
 from toolcall._cache.layout import laid_out
 
 if TYPE_CHECKING:
@@ -68,6 +72,8 @@ __all__ = [
     "cache_path",
     "dumps",
     "entry_fingerprint",
+    "entry_ir",
+    "entry_tool",
     "fingerprint",
     "ir_parameters",
     "module_content",
@@ -75,7 +81,6 @@ __all__ = [
     "seal_holds",
     "sealed_head",
     "source_record",
-    "source_sha256",
     "tool_entry",
 ]
 
@@ -88,9 +93,10 @@ _TOOLS_LINE: Final = b'\n  "tools": '
 
 # Which records of the file start lines (cache_layout.Shape); every other value is one compact line.
 _LAYOUT: Final[Shape] = {
-    "checked": {"files": {}, "tools": {}},
+    "checked": {"messages": {}, "tools": {}},
     "sources": {},
     "tools": {},
+    "types": {},
 }
 
 
@@ -98,11 +104,6 @@ def cache_path(module_file: str | os.PathLike[str]) -> Path:
     """The cache file of the module whose source is ``module_file``."""
     source = Path(module_file)
     return source.parent / CACHE_DIR / f"{source.stem}.json"
-
-
-def source_sha256(data: bytes) -> str:
-    """The digest of a module's source bytes, as the cache records it."""
-    return hashlib.sha256(data).hexdigest()
 
 
 def fingerprint(name: str, qualname: str, parameters: Iterable[tuple[str, str, bool]]) -> str:
@@ -132,7 +133,7 @@ def dumps(content: dict[str, Any]) -> str:
 
     text = _escape_surrogates(laid_out(content, _LAYOUT) + "\n")
     at = text.index(_FORMAT_LINE)
-    seal = hashlib.sha256(text.encode()).hexdigest()
+    seal = hashlib.sha256(text.encode()).hexdigest()[:DIGEST_HEX]
     return f'{text[:at]}{_SEAL.decode()}{seal}",{text[at:]}'
 
 
@@ -156,12 +157,12 @@ def seal_holds(data: bytes) -> bool:
 def _seal_end(data: bytes) -> int | None:
     """Where the seal's line ends in ``data``, when the seal holds."""
     start = data.find(_SEAL)
-    end = start + len(_SEAL) + 64
+    end = start + len(_SEAL) + DIGEST_HEX
     if start < 0 or data[end : end + 2] != b'",':
         return None
     seal = hashlib.sha256(memoryview(data)[:start])
     seal.update(memoryview(data)[end + 2 :])
-    return end if seal.hexdigest().encode() == data[start + len(_SEAL) : end] else None
+    return end if seal.hexdigest()[:DIGEST_HEX].encode() == data[start + len(_SEAL) : end] else None
 
 
 def sealed_head(data: bytes) -> dict[str, Any] | None:
@@ -181,46 +182,70 @@ def sealed_head(data: bytes) -> dict[str, Any] | None:
     return head if isinstance(head, dict) else None
 
 
-def source_record(data: bytes) -> dict[str, str | None]:
-    """What the cache records of one source file: its byte digest and its layout-free token digest."""
+def source_record(data: bytes, file: str | None) -> list[str | None]:
+    """What the cache records of one source: ``[byte digest, layout-free token digest, file]``.
+
+    ``data`` is the source's bytes; ``file`` its file relative to the tool
+    module's directory, ``None`` for an installed module (its path would
+    name this machine): where the plugin's next run looks whether it changed.
+    """
     from toolcall._cache.freshness import source_digest
 
     digest = source_digest(data)
-    return {"sha256": digest.sha256, "tokens": digest.tokens}
+    return [digest.sha256, digest.tokens, file]
 
 
 def module_content(
     module: str,
-    sources: Mapping[str, dict[str, str | None]],
+    sources: Mapping[str, list[str | None]],
     tools: Sequence[dict[str, Any]],
     checked: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The whole cache file for ``module`` but its seal; ``checked`` is the plugin's record, if any.
 
     ``sources`` maps each module a tool depends on to its ``source_record``;
-    each entry of ``tools`` names its modules (``tool_entry``), and the file
-    holds them as indexes into the sorted table.
+    each entry of ``tools`` names its modules and holds its IR
+    (``tool_entry``); the file holds the modules as indexes into the sorted
+    table, and the IR encoded with the classes the tools share written once.
     """
     names = sorted(sources)
     index = {name: position for position, name in enumerate(names)}
+    shared = ir.SharedTypes()
     return {
         "checked": {} if checked is None else checked,
         "format": CACHE_FORMAT,
         "ir": ir.IR_VERSION,
         "module": module,
-        "sources": {name: dict(sources[name]) for name in names},
-        "tools": [entry if "refused" in entry else _indexed(entry, index) for entry in tools],
+        "sources": {name: list(sources[name]) for name in names},
+        "tools": [entry if "refused" in entry else _encoded(entry, index, shared) for entry in tools],
+        "types": shared.items,
     }
 
 
-def _indexed(entry: dict[str, Any], index: dict[str, int]) -> dict[str, Any]:
-    """A described entry as the file holds it: its modules as indexes into the sorted ``sources`` table."""
-    return {"sources": sorted(index[name] for name in entry["sources"]), "ir": entry["ir"]}
+def _encoded(entry: dict[str, Any], index: dict[str, int], shared: ir.SharedTypes) -> dict[str, Any]:
+    """A described entry as the file holds it: its modules as indexes into ``sources``, its IR encoded."""
+    return {"sources": sorted(index[name] for name in entry["sources"]), "ir": entry_ir(entry["tool"], shared)}
 
 
 def tool_entry(tool: ir.Tool, sources: Iterable[str]) -> dict[str, Any]:
     """One tool's cache entry: the modules its schema comes from (sorted, once each) and its IR."""
-    return {"sources": sorted(set(sources)), "ir": ir.to_json(tool)}
+    return {"sources": sorted(set(sources)), "tool": tool}
+
+
+def entry_ir(tool: ir.Tool, shared: ir.SharedTypes | None = None) -> Any:
+    """A tool's IR as its entry holds it: ``ir.to_json`` without the module, which the file names once."""
+    return ir.to_json(dataclasses.replace(tool, module=""), shared)
+
+
+def entry_tool(data: Any, module: str, shared: tuple[ir.TypeNode, ...] = ()) -> ir.Tool:
+    """The tool of an entry's ``ir`` (``entry_ir``) in ``module``; ``ValueError`` when it names a module itself.
+
+    ``shared`` is the file's ``types``, decoded (``ir.decode_shared``).
+    """
+    tool = ir.from_json(data, ir.Tool, shared)
+    if type(tool) is not ir.Tool or tool.module:
+        raise ValueError("an entry's IR holds no module: the file names it")
+    return dataclasses.replace(tool, module=module)
 
 
 def entry_fingerprint(tool: ir.Tool) -> str:

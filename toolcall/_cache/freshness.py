@@ -26,10 +26,11 @@ changed.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import sys
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 if TYPE_CHECKING:
     from tokenize import TokenInfo
@@ -38,7 +39,10 @@ __all__ = [
     "MAX_SOURCE_BYTES",
     "MAX_TOKENS",
     "SourceDigest",
+    "DIGEST_HEX",
     "bytes_sha256",
+    "recorded_file",
+    "recorded_sha256",
     "source_digest",
     "tokens_sha256",
     "unchanged",
@@ -50,10 +54,8 @@ MAX_TOKENS: Final = 500_000
 """Sources of more tokens (comments included) get no token digest either: this bounds the time taken."""
 
 # Bumped whenever the normalization changes, so old digests never match new ones.
-_FORMAT: Final = b"toolcall.source_digest tokens 1\n"
+_FORMAT_LINE: Final = "toolcall.source_digest tokens 1\n"
 _DROPPED: Final = frozenset({"COMMENT", "NL", "ENCODING"})
-_TYPE_ONLY: Final = frozenset({"NEWLINE", "INDENT", "DEDENT", "ENDMARKER"})
-_TEXT_KEPT: Final = frozenset({"NAME", "NUMBER", "STRING", "OP"})
 _LITERAL_STARTS: Final = frozenset({"FSTRING_START", "TSTRING_START"})
 _LITERAL_ENDS: Final = frozenset({"FSTRING_END", "TSTRING_END"})
 # The operators every supported tokenizer knows (Python 3.10's token.EXACT_TOKEN_TYPES).
@@ -61,7 +63,8 @@ _OPERATOR_LIST: Final = (
     "!= % %= & &= ( ) * ** **= *= + += , - -= -> . ... / // //= /= : := ; < << <<= <= = == > >= >> >>= @ @= "
     "[ ] ^ ^= { | |= } ~"
 )
-_OPERATORS: Final = frozenset(_OPERATOR_LIST.split())
+# Each operator's hashed line (``_hashed_lines``): operators are ASCII, their length is their UTF-8 length.
+_OPERATOR_LINES: Final = {operator: f"OP {len(operator)}:{operator}\n" for operator in _OPERATOR_LIST.split()}
 _OPENING: Final = frozenset("([{")
 _CLOSING: Final = frozenset(")]}")
 # Past these the compiler refuses the source on every version; Python 3.12+ tokenizers refuse it too.
@@ -73,6 +76,10 @@ class _Untokenizable(Exception):
     """The source has no token digest."""
 
 
+class _SplitName(Exception):
+    """Two adjacent ``NAME`` tokens: pieces of one identifier, as the 3.10 and 3.11 tokenizers give it."""
+
+
 class SourceDigest(NamedTuple):
     """The two digests recorded for a source file: of its bytes, and of its tokens (``None``: none)."""
 
@@ -80,13 +87,18 @@ class SourceDigest(NamedTuple):
     tokens: str | None
 
 
+#: Hex digits kept of each SHA-256 a cache file records (sources, its seal, toolcall's digests): 128 bits
+#: tell any two texts apart; the digests protect nothing (anyone who can write a file can seal it again).
+DIGEST_HEX: Final = 32
+
+
 def bytes_sha256(data: bytes) -> str:
-    """The hex SHA-256 of ``data``."""
-    return hashlib.sha256(data).hexdigest()
+    """The hex SHA-256 of ``data``, its first ``DIGEST_HEX`` digits."""
+    return hashlib.sha256(data).hexdigest()[:DIGEST_HEX]
 
 
 def tokens_sha256(data: bytes) -> str | None:
-    """The hex SHA-256 of the normalized token stream of the Python source ``data``.
+    """The hex SHA-256 (``DIGEST_HEX`` digits) of the normalized token stream of the Python source ``data``.
 
     Comments, blank lines, indentation widths, line endings and other layout
     are left out; everything else is kept. ``None`` when ``data`` cannot be
@@ -94,14 +106,36 @@ def tokens_sha256(data: bytes) -> str | None:
     or nesting); this never raises.
     """
     try:
-        return _hash_tokens(_tokens(_decode(data)))
+        text = _decode(data)
     except Exception:
         return None
+    if sys.version_info >= (3, 12):
+        return _digest_or_none(text, _raw_tokens(text), unsplit=False)
+    try:
+        # Most sources have no identifier the 3.11 tokenizer splits: their raw tokens are the joined ones.
+        return _digest(text, _raw_tokens(text), unsplit=True)
+    except Exception:
+        # A split identifier, or no digest at all: the joining pass decides, exactly.
+        return _digest_or_none(text, _identifiers_joined(_raw_tokens(text)), unsplit=False)
 
 
 def source_digest(data: bytes) -> SourceDigest:
     """Both digests of the source ``data``."""
     return SourceDigest(bytes_sha256(data), tokens_sha256(data))
+
+
+def recorded_sha256(record: Any) -> str | None:
+    """The byte digest of a source's record in a cache file, ``[sha256, tokens, file]``; ``None`` where malformed."""
+    if type(record) is not list or len(record) != 3 or type(record[0]) is not str:
+        return None
+    return record[0]
+
+
+def recorded_file(record: Any) -> str | None:
+    """The file of a source's record in a cache file (relative to the tool module's directory), if any."""
+    if type(record) is not list or len(record) != 3 or type(record[2]) is not str:
+        return None
+    return record[2]
 
 
 def unchanged(data: bytes, recorded_sha256: str, recorded_tokens: str | None) -> bool:
@@ -129,39 +163,98 @@ def _decode(data: bytes) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def _tokens(text: str) -> Iterator[tuple[str, str]]:
-    """The normalized ``(type name, text)`` tokens of ``text``, each f-string as one ``STRING``."""
+def _raw_tokens(text: str) -> Iterator[TokenInfo]:
+    """The tokenizer's tokens of ``text``."""
     import io
     import tokenize
 
-    tokens: Iterator[tokenize.TokenInfo] = tokenize.generate_tokens(io.StringIO(text).readline)
-    if sys.version_info < (3, 12):  # later tokenizers raise instead of giving ERRORTOKEN
-        tokens = _identifiers_joined(tokens)
-    return _normalized(text, tokens, tokenize.tok_name)
+    return tokenize.generate_tokens(io.StringIO(text).readline)
 
 
-def _normalized(text: str, tokens: Iterator[TokenInfo], names: dict[int, str]) -> Iterator[tuple[str, str]]:
-    """``tokens`` without layout, literals folded, checked against the limits every version enforces."""
-    literal = _Literals(text)
-    brackets = indents = 0
-    previous = ""
+def _digest_or_none(text: str, tokens: Iterator[TokenInfo], *, unsplit: bool) -> str | None:
+    try:
+        return _digest(text, tokens, unsplit=unsplit)
+    except Exception:
+        return None
+
+
+def _digest(text: str, tokens: Iterator[TokenInfo], *, unsplit: bool) -> str:
+    """The hex SHA-256 of ``tokens``' hashed lines (``_hashed_lines``)."""
+    hashed = "".join(_hashed_lines(text, tokens, unsplit=unsplit))
+    return hashlib.sha256(hashed.encode("utf-8", "surrogatepass")).hexdigest()[:DIGEST_HEX]
+
+
+def _hashed_lines(text: str, tokens: Iterator[TokenInfo], *, unsplit: bool) -> list[str]:
+    """``tokens`` without layout, literals folded, checked against the limits every version enforces.
+
+    Each kept token is one ``"TYPE length:text\\n"`` line (its text's UTF-8
+    length, so that no two streams encode alike), after the format line.
+    ``unsplit``: raise ``_SplitName`` at two adjacent ``NAME`` tokens, pieces
+    of one identifier that ``_identifiers_joined`` would join. One loop over
+    token type numbers, not names: this runs for every token of every module.
+    """
+    kind = _token_kinds()
+    lines = [_FORMAT_LINE]
+    append = lines.append
+    literal = _LiteralFolder(text)
+    brackets = indents = count = 0
+    after_newline = True  # nothing kept yet, or a NEWLINE last: a NEWLINE now is dropped
+    after_name = None  # where the last NAME ended
     limit = MAX_TOKENS
-    for count, (type_, string, start, end, _) in enumerate(tokens):
-        if count >= limit:
+    for type_, string, start, end, _ in tokens:
+        count += 1
+        if count > limit:
             raise _Untokenizable
-        name = names[type_]
-        if literal.swallows(name, start, end):
-            if literal.text is None:
+        if literal.depth or type_ in kind.literal_starts:
+            folded = literal.fold(type_, start, end, kind)
+            if folded is None:
                 continue
-            name, string = "STRING", literal.text
-        if name in _DROPPED or (name == "NEWLINE" and previous in ("", "NEWLINE")):
+            type_, string = kind.STRING, folded
+        if type_ == kind.OP:
+            line = _OPERATOR_LINES.get(string)
+            if line is None:
+                raise _Untokenizable
+            if string in _OPENING:
+                brackets += 1
+                if brackets > _MAX_BRACKET_DEPTH:
+                    raise _Untokenizable
+            elif string in _CLOSING:
+                brackets -= 1
+            append(line)
+        elif type_ == kind.NAME:
+            if unsplit and start == after_name:
+                raise _SplitName
+            after_name = end
+            if not string.isidentifier():
+                raise _Untokenizable
+            append(f"NAME {_utf8_length(string)}:{string}\n")
+        elif type_ in kind.dropped:
             continue
-        brackets += _bracket_step(name, string)
-        indents += (name == "INDENT") - (name == "DEDENT")
-        if brackets > _MAX_BRACKET_DEPTH or indents > _MAX_INDENT_DEPTH:
+        elif type_ == kind.NEWLINE:
+            if not after_newline:
+                append("NEWLINE 0:\n")
+                after_newline = True
+            continue
+        elif type_ == kind.STRING or type_ == kind.NUMBER:
+            append(f"{kind.names[type_]} {_utf8_length(string)}:{string}\n")
+        elif type_ == kind.INDENT:
+            indents += 1
+            if indents > _MAX_INDENT_DEPTH:
+                raise _Untokenizable
+            append("INDENT 0:\n")
+        elif type_ == kind.DEDENT:
+            indents -= 1
+            append("DEDENT 0:\n")
+        elif type_ == kind.ENDMARKER:
+            append("ENDMARKER 0:\n")
+        else:  # ERRORTOKEN, an f-string part outside an f-string, a type no supported version has
             raise _Untokenizable
-        previous = name
-        yield name, _kept_text(name, string)
+        after_newline = False
+    return lines
+
+
+def _utf8_length(string: str) -> int:
+    return len(string) if string.isascii() else len(string.encode("utf-8", "surrogatepass"))
 
 
 def _identifiers_joined(tokens: Iterator[TokenInfo]) -> Iterator[TokenInfo]:
@@ -192,47 +285,50 @@ def _identifiers_joined(tokens: Iterator[TokenInfo]) -> Iterator[TokenInfo]:
         yield run
 
 
-def _bracket_step(name: str, string: str) -> int:
-    """How an ``OP`` token moves the bracket depth."""
-    if name != "OP":
-        return 0
-    return (string in _OPENING) - (string in _CLOSING)
+class _TokenKinds:
+    """This Python's token type numbers, which differ between versions."""
+
+    def __init__(self) -> None:
+        import token
+
+        self.names: dict[int, str] = token.tok_name
+        self.NAME: int = token.NAME
+        self.NUMBER: int = token.NUMBER
+        self.STRING: int = token.STRING
+        self.OP: int = token.OP
+        self.NEWLINE: int = token.NEWLINE
+        self.INDENT: int = token.INDENT
+        self.DEDENT: int = token.DEDENT
+        self.ENDMARKER: int = token.ENDMARKER
+        self.dropped = frozenset(getattr(token, name) for name in _DROPPED)
+        self.literal_starts = frozenset(getattr(token, name) for name in _LITERAL_STARTS if hasattr(token, name))
+        self.literal_ends = frozenset(getattr(token, name) for name in _LITERAL_ENDS if hasattr(token, name))
 
 
-def _kept_text(name: str, string: str) -> str:
-    """The part of a token that is hashed besides its type name."""
-    if name in _TYPE_ONLY:
-        return ""
-    if name not in _TEXT_KEPT or (name == "OP" and string not in _OPERATORS):
-        raise _Untokenizable
-    if name == "NAME" and not string.isidentifier():
-        raise _Untokenizable
-    return string
+@functools.cache
+def _token_kinds() -> _TokenKinds:
+    return _TokenKinds()
 
 
-class _Literals:
+class _LiteralFolder:
     """Folds each outermost f-string (t-string) of Python 3.12+ back into its source text."""
 
     def __init__(self, source: str) -> None:
         self._source = source
         self._line_starts: list[int] | None = None
-        self._depth = 0
+        self.depth = 0
         self._start = (0, 0)
-        self.text: str | None = None
 
-    def swallows(self, name: str, start: tuple[int, int], end: tuple[int, int]) -> bool:
-        """Whether the token is part of a literal; ``text`` is the literal's source once it ends."""
-        self.text = None
-        if name in _LITERAL_STARTS:
-            self._start = start if self._depth == 0 else self._start
-            self._depth += 1
-        elif name in _LITERAL_ENDS and self._depth:
-            self._depth -= 1
-            if self._depth == 0:
-                self.text = self._slice(self._start, end)
-        else:
-            return self._depth > 0
-        return True
+    def fold(self, type_: int, start: tuple[int, int], end: tuple[int, int], kind: _TokenKinds) -> str | None:
+        """The literal's source text at the token that ends it; ``None`` for any other token of it."""
+        if type_ in kind.literal_starts:
+            self._start = start if self.depth == 0 else self._start
+            self.depth += 1
+        elif type_ in kind.literal_ends:
+            self.depth -= 1
+            if self.depth == 0:
+                return self._slice(self._start, end)
+        return None
 
     def _slice(self, start: tuple[int, int], end: tuple[int, int]) -> str:
         """The source text between two ``(row, column)`` positions."""
@@ -248,12 +344,3 @@ def _line_starts(text: str) -> list[int]:
     for line in text.split("\n"):
         starts.append(starts[-1] + len(line) + 1)
     return starts
-
-
-def _hash_tokens(tokens: Iterator[tuple[str, str]]) -> str:
-    """The hex SHA-256 of the tokens, each length-prefixed so that no two streams encode alike."""
-    parts = [_FORMAT]
-    for name, text in tokens:
-        raw = text.encode("utf-8", "surrogatepass")
-        parts.append(b"%s %d:%s\n" % (name.encode("ascii"), len(raw), raw))
-    return hashlib.sha256(b"".join(parts)).hexdigest()

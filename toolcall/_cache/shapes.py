@@ -13,16 +13,17 @@ module's first use (§6 of the contract: a corrupt cache is never served and
 never crashes):
 
 * the top level has exactly its keys: ``checked`` (an object, the plugin's
-  own business), ``content_sha256`` (64 lowercase hex digits), ``format``
+  own business), ``content_sha256`` (32 lowercase hex digits), ``format``
   and ``ir`` (integers, not booleans: the loader compares their values),
   ``module`` (the module being loaded), ``sources`` and ``tools``;
-* ``sources`` maps dotted module names, sorted, to ``{"sha256", "tokens"}``
-  digests;
+* ``sources`` maps dotted module names, sorted, to ``[sha256, tokens, file]``
+  (the digests, and where the plugin finds the file);
 * a tool entry is either described (``sources``, ``ir``) or refused
   (``name``, ``qualname``, ``fingerprint``, ``refused``), with exactly those
   keys and unique qualnames; its ``sources`` are indexes into the
   ``sources`` table, sorted, once each, the module itself among them;
-* ``ir`` decodes with ``ir.from_json`` into a tool of this module, and every
+* ``ir`` decodes with ``ir.from_json`` into a tool naming no module (it is
+  the file's, ``file_format.entry_ir``), and every
   field of every decoded node has the type its class declares, every
   ``RefType`` names one of the tool's named types, every default and custom
   schema is JSON;
@@ -49,7 +50,7 @@ from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from toolcall import _ir as ir
-from toolcall._cache.constants import MAX_DEPTH, MalformedCacheError
+from toolcall._cache.constants import DIGEST_HEX, MAX_DEPTH, MalformedCacheError
 from toolcall._cache.file_format import entry_fingerprint
 
 __all__ = [
@@ -66,8 +67,14 @@ _HEX_DIGITS: Final = "0123456789abcdef"
 _JSON_SCALARS: Final = frozenset((str, int, bool, type(None)))
 _LITERAL_KINDS: Final = _JSON_SCALARS | {float}
 
-_HEAD_KEYS: Final = frozenset(("checked", "content_sha256", "format", "ir", "module", "sources", "tools"))
-_SOURCE_KEYS: Final = frozenset(("sha256", "tokens"))
+_HEAD_KEYS: Final = frozenset(("checked", "content_sha256", "format", "ir", "module", "sources", "tools", "types"))
+#: The most type nodes a file's tools may add up to with their shared classes expanded. A file written out
+#: in full within the size limit holds fewer (each node takes more than 16 bytes); a forged file that names
+#: one shared class many times over, at many levels, could otherwise ask for more than any machine has.
+MAX_EXPANDED_NODES: Final = 4_000_000
+#: How deep types may nest once shared classes are expanded: no deeper than an entry written out in full
+#: can (one JSON level a node at least), so the renderers and the dispatcher meet nothing new.
+MAX_TYPE_DEPTH: Final = MAX_DEPTH
 _DESCRIBED_KEYS: Final = frozenset(("sources", "ir"))
 _REFUSED_KEYS: Final = frozenset(("name", "qualname", "fingerprint", "refused"))
 
@@ -133,23 +140,29 @@ def _sources(content: Any) -> dict[str, SourceRecord]:
         where = f"the cache's source {_show(name)}"
         if type(name) is not str or name.split() != [name]:  # empty, or with whitespace
             raise MalformedCacheError(f"{where} is not a dotted module name")
-        if type(record) is not dict:
-            raise MalformedCacheError(f"{where} is {_show(record)}, not an object")
-        _exact_keys(record, _SOURCE_KEYS, where)
-        tokens = record["tokens"]
+        if type(record) is not list or len(record) != 3:
+            raise MalformedCacheError(f"{where} is {_show(record)}, not [sha256, tokens, file]")
+        sha256, tokens, file = record
+        if file is not None and type(file) is not str:  # the plugin's business, but still of its type
+            raise MalformedCacheError(f"{where}: its file is {_show(file)}, not a path")
         records[name] = SourceRecord(
-            _hex(record["sha256"], 64, f"{where}: 'sha256'"),
-            None if tokens is None else _hex(tokens, 64, f"{where}: 'tokens'"),
+            _hex(sha256, DIGEST_HEX, f"{where}: its byte digest"),
+            None if tokens is None else _hex(tokens, DIGEST_HEX, f"{where}: its token digest"),
         )
     return records
 
 
 def _entries(content: Any, module: str, sources: Mapping[str, SourceRecord]) -> tuple[CachedEntry, ...]:
     _head(content, module)
+    shared = _shared_types(content["types"])
     entries: list[CachedEntry] = []
     seen: set[str] = set()
+    expanded = 0
     for index, raw in enumerate(content["tools"]):
-        entry = _entry(raw, _label(index, raw), module, sources)
+        entry, nodes = _entry(raw, _label(index, raw), module, sources, shared)
+        expanded += nodes
+        if expanded > MAX_EXPANDED_NODES:
+            raise MalformedCacheError(f"the cache's tools expand to over {MAX_EXPANDED_NODES} type nodes")
         if entry.qualname in seen:
             raise MalformedCacheError(f"{_label(index, raw)}: qualname {_show(entry.qualname)} has an entry already")
         seen.add(entry.qualname)
@@ -162,26 +175,88 @@ def _head(content: Any, module: str) -> None:
         raise MalformedCacheError(f"the cache is {_show(content)}, not an object")
     _exact_keys(content, _HEAD_KEYS, "the cache")
     _typed(content, "checked", dict, "the cache")
-    _hex(content["content_sha256"], 64, "the cache's 'content_sha256'")
+    _hex(content["content_sha256"], DIGEST_HEX, "the cache's 'content_sha256'")
     _typed(content, "format", int, "the cache")
     _typed(content, "ir", int, "the cache")
     if _typed(content, "module", str, "the cache") != module:
         raise MalformedCacheError(f"the cache belongs to module {_show(content['module'])}, not {_show(module)}")
     _typed(content, "tools", list, "the cache")
+    _typed(content, "types", list, "the cache")
+
+
+@dataclass(frozen=True, slots=True)
+class _Expansion:
+    """What a type node adds up to with the shared classes it names expanded: nodes, nesting, named types used."""
+
+    nodes: int
+    depth: int
+    refs: frozenset[str]
+
+
+#: A decoded shared class (by identity: the decoder hands out the one object) -> its expansion.
+_Shared = dict[int, tuple[ir.TypeNode, _Expansion]]
+
+
+def _shared_types(items: list[Any]) -> _Shared:
+    """The file's shared classes, each checked once, with what each expands to."""
+    for index, item in enumerate(items):
+        _json(item, f"the cache's shared type {index}")  # bounds the depth before decode_shared recurses
+    try:
+        nodes = ir.decode_shared(items)
+    except Exception as exc:
+        raise MalformedCacheError(f"the cache's 'types' does not decode ({_exception(exc)})") from None
+    shared: _Shared = {}
+    for index, node in enumerate(nodes):
+        what = f"the cache's shared type {index}"
+        _ir_fields(node, what, shared)
+        shared[id(node)] = (node, _expansion((node,), shared, what, root=node))
+    return shared
+
+
+def _expansion(
+    roots: tuple[ir.TypeNode, ...], shared: _Shared, what: str, root: ir.TypeNode | None = None
+) -> _Expansion:
+    """What ``roots`` expand to, each shared class (but ``root``) counted from its own expansion (iteratively)."""
+    nodes = depth = 0
+    refs: set[str] = set()
+    stack = [(node, 1) for node in roots]
+    while stack:
+        node, level = stack.pop()
+        known = shared.get(id(node)) if node is not root else None
+        if known is not None and known[0] is node:
+            nodes, depth = nodes + known[1].nodes, max(depth, level - 1 + known[1].depth)
+            refs |= known[1].refs
+            continue
+        nodes, depth = nodes + 1, max(depth, level)
+        if type(node) is ir.RefType:
+            refs.add(node.name)
+        stack.extend((child, level + 1) for child in ir.child_types(node))
+    if depth > MAX_TYPE_DEPTH or nodes > MAX_EXPANDED_NODES:
+        raise MalformedCacheError(f"{what} expands to types nested {depth} deep, {nodes} nodes: too many")
+    return _Expansion(nodes, depth, frozenset(refs))
+
+
+def _tool_expansion(tool: ir.Tool, shared: _Shared, what: str) -> _Expansion:
+    """What a tool's types expand to: its parameters', its named types' and its return type's."""
+    roots = (*(p.type for p in tool.parameters), *(d.type for d in tool.defs))
+    return _expansion(roots if tool.returns is None else (*roots, tool.returns), shared, what)
 
 
 def _label(index: int, raw: Any) -> str:
     if type(raw) is dict:
         tool = raw.get("ir")
-        if type(tool) is list and len(tool) > 2 and type(tool[2]) is str:  # the IR's qualname
-            return f"tool entry {index} ({_show(tool[2])})"
+        if type(tool) is list and len(tool) > 1 and type(tool[1]) is str:  # the IR's qualname
+            return f"tool entry {index} ({_show(tool[1])})"
         for key in ("qualname", "name"):
             if type(raw.get(key)) is str:
                 return f"tool entry {index} ({_show(raw[key])})"
     return f"tool entry {index}"
 
 
-def _entry(raw: Any, where: str, module: str, sources: Mapping[str, SourceRecord]) -> CachedEntry:
+def _entry(
+    raw: Any, where: str, module: str, sources: Mapping[str, SourceRecord], shared: _Shared
+) -> tuple[CachedEntry, int]:
+    """One entry, checked, and how many type nodes its tool expands to."""
     if type(raw) is not dict:
         raise MalformedCacheError(f"{where} is {_show(raw)}, not an object")
     if "refused" in raw:
@@ -189,11 +264,11 @@ def _entry(raw: Any, where: str, module: str, sources: Mapping[str, SourceRecord
         name = _typed(raw, "name", str, where)
         qualname = _typed(raw, "qualname", str, where)
         fingerprint = _hex(raw["fingerprint"], 32, f"{where}: 'fingerprint'")
-        return CachedEntry(name, qualname, fingerprint, (), None, _typed(raw, "refused", str, where))
+        return CachedEntry(name, qualname, fingerprint, (), None, _typed(raw, "refused", str, where)), 0
     _exact_keys(raw, _DESCRIBED_KEYS, where)
-    tool = _tool(raw["ir"], f"{where}: 'ir'", module)
+    tool, nodes = _tool(raw["ir"], f"{where}: 'ir'", module, shared)
     entry_sources = _entry_sources(raw["sources"], where, module, sources)
-    return CachedEntry(tool.name, tool.qualname, entry_fingerprint(tool), entry_sources, tool, None)
+    return CachedEntry(tool.name, tool.qualname, entry_fingerprint(tool), entry_sources, tool, None), nodes
 
 
 def _entry_sources(raw_sources: Any, where: str, module: str, sources: Mapping[str, SourceRecord]) -> tuple[str, ...]:
@@ -242,27 +317,36 @@ def _json(value: Any, what: str) -> None:
     raise MalformedCacheError(f"{what} nests deeper than {MAX_DEPTH} levels")
 
 
-def _tool(data: Any, what: str, module: str) -> ir.Tool:
+def _tool(data: Any, what: str, module: str, shared: _Shared) -> tuple[ir.Tool, int]:
+    """The decoded, checked tool of an entry's ``ir``, and how many type nodes it expands to."""
     _json(data, what)  # bounds the depth before from_json recurses into it
     try:
-        tool = ir.from_json(data)
+        tool = ir.from_json(data, ir.Tool, tuple(node for node, _ in shared.values()))
     except Exception as exc:
         raise MalformedCacheError(f"{what} does not decode ({_exception(exc)})") from None
     if type(tool) is not ir.Tool:
         raise MalformedCacheError(f"{what} decodes to {_show(tool)}, not a tool")
-    _ir_fields(tool, what)
-    if tool.module != module:
-        raise MalformedCacheError(f"{what} is the IR of a tool of {_show(tool.module)}, not of {_show(module)}")
-    return tool
+    _ir_fields(tool, what, shared)
+    expansion = _tool_expansion(tool, shared, what)
+    for ref in sorted(expansion.refs - {d.name for d in tool.defs}):
+        raise MalformedCacheError(f"{what}: a reference to {_show(ref)}, which the tool does not define")
+    if tool.module != "":
+        raise MalformedCacheError(f"{what} names a module ({_show(tool.module)}): an entry's IR leaves it to the file")
+    return dataclasses.replace(tool, module=module), expansion.nodes
 
 
-def _ir_fields(tool: ir.Tool, what: str) -> None:
-    """Check every field of every node of a decoded IR against its declared type (iteratively)."""
+def _ir_fields(root: Any, what: str, shared: _Shared) -> None:
+    """Check every field of every node of a decoded IR against its declared type (iteratively).
+
+    The shared classes it names (but ``root``) were checked on their own.
+    """
     layouts = _ir_layouts()
-    stack: list[Any] = [tool]
-    refs: list[str] = []
+    stack: list[Any] = [root]
     while stack:
         node = stack.pop()
+        known = shared.get(id(node)) if node is not root else None
+        if known is not None and known[0] is node:
+            continue
         for field, spec in layouts[type(node)]:
             value = getattr(node, field)
             kind = type(value)
@@ -270,16 +354,10 @@ def _ir_fields(tool: ir.Tool, what: str) -> None:
                 stack.append(value)
             elif (kind not in spec.scalars or kind is float) and not spec.admits(value, stack):
                 raise MalformedCacheError(f"{what}: {type(node).__name__} {field!r} is {_show(value)}")
-        if type(node) is ir.RefType:
-            refs.append(node.name)
-        elif type(node) is ir.Default:
+        if type(node) is ir.Default:
             _json_text(node.json, f"{what}: a default")
         elif type(node) is ir.CustomType and type(_json_text(node.schema, f"{what}: a custom schema")) is not dict:
             raise MalformedCacheError(f"{what}: the custom schema of {_show(node.ref)} is not an object")
-    defined = {d.name for d in tool.defs}
-    for ref in refs:
-        if ref not in defined:
-            raise MalformedCacheError(f"{what}: a reference to {_show(ref)}, which the tool does not define")
 
 
 def _json_text(text: str, what: str) -> Any:

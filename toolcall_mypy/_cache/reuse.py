@@ -7,8 +7,8 @@ of the renderers' sources::
 
     "checked": {
       "renderer": "...",
-      "files": {"pkg.types_": "types_.py", ...},
-      "tools": [["qualname", "ir_sha256", [source indexes], clean, [[tool, parameter, path, message]]]]
+      "messages": ["...", ...],
+      "tools": [["qualname", "ir_sha256", [source indexes], clean, [[parameter, path, message index]]]]
     }
 
 A later run (a cold mypy cache on a checkout that commits the files) that
@@ -28,12 +28,17 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import toolcall
 from toolcall import _ir as ir
 from toolcall._cache import file_format
+from toolcall._cache.constants import DIGEST_HEX
+from toolcall._cache.freshness import recorded_file
 from toolcall._findings import STRICT, Finding
+
+if TYPE_CHECKING:
+    from toolcall._cache.shapes import CachedEntry
 
 __all__ = [
     "Checked",
@@ -98,37 +103,38 @@ def _package_digest(prefix: str, root: Path) -> str:
     for source in sorted(root.rglob("*.py")):
         digest.update(source.relative_to(root).as_posix().encode() + b"\0")
         digest.update(source.read_bytes())
-    return digest.hexdigest()
+    return digest.hexdigest()[:DIGEST_HEX]
 
 
-def checked_block(
-    tools: list[tuple[str, Checked]], sources: Sequence[str], files: dict[str, str], analysis: str
-) -> dict[str, Any]:
+def checked_block(tools: list[tuple[str, Checked]], sources: Sequence[str], analysis: str) -> dict[str, Any]:
     """The ``checked`` block of a module's file, for its ``(qualname, Checked)`` in declaration order.
 
     ``sources`` is the file's sorted ``sources`` table, which a tool's
-    modules are indexes into (``file_format.module_content``). ``files``
-    gives each source module's file relative to the module's directory:
-    mypy's next run finds there whether one changed. ``analysis`` is
+    modules are indexes into (``file_format.module_content``); it records
+    each one's file too, where mypy's next run finds whether it changed. ``analysis`` is
     ``analysis_digest`` of this run. Each tool is one compact array,
     ``[qualname, ir_sha256, sources, clean, strict]``, each strict finding
-    ``[tool, parameter, path, message]``.
+    ``[parameter, path, message]``, its message a position in ``messages``
+    (the same few messages recur over a module's tools), with the tool's
+    name after it where that is not the qualname.
     """
     index = {name: position for position, name in enumerate(sources)}
+    messages: dict[str, int] = {}
+    records = [
+        [
+            qualname,
+            c.ir_sha256,
+            sorted(index[name] for name in c.sources),
+            c.clean,
+            [_finding_json(f, qualname, messages) for f in c.strict],
+        ]
+        for qualname, c in tools
+    ]
     return {
         "renderer": renderer_digest(),
         "analysis": analysis,
-        "files": files,
-        "tools": [
-            [
-                qualname,
-                c.ir_sha256,
-                sorted(index[name] for name in c.sources),
-                c.clean,
-                [_finding_json(f) for f in c.strict],
-            ]
-            for qualname, c in tools
-        ],
+        "messages": list(messages),
+        "tools": records,
     }
 
 
@@ -149,6 +155,8 @@ class Previous:
     seal: Any = None
     #: where the file is, once ``data`` is released
     path: Path | None = None
+    #: the module the file is of
+    module: str = ""
     _entries: dict[str, dict[str, Any]] | None = field(default=None, repr=False)
 
     def release(self, path: Path) -> None:
@@ -176,29 +184,14 @@ class Previous:
         record = self.checked.get(qualname)
         return record if record is not None and record.clean and self.analysis == analysis else None
 
-    def holds(
-        self, tools: list[tuple[str, Checked]], sources: dict[str, Any], files: dict[str, str], analysis: str
-    ) -> bool:
-        """Whether the file records exactly these tools, in this order, from these sources, files and analysis."""
-        return (
-            self.sources == sources
-            and self.files == files
-            and self.analysis == analysis
-            and list(self.checked.items()) == tools
-        )
+    def holds(self, tools: list[tuple[str, Checked]], sources: dict[str, Any], analysis: str) -> bool:
+        """Whether the file records exactly these tools, in this order, from these sources (files too) and analysis."""
+        return self.sources == sources and self.analysis == analysis and list(self.checked.items()) == tools
 
     def entry(self, qualname: str) -> dict[str, Any] | None:
         """The file's entry for a tool (the whole file is parsed on the first call)."""
         if self._entries is None:
-            try:
-                tools = json.loads(self._text()).get("tools", [])
-            except (ValueError, RecursionError, AttributeError):  # a sealed file can still be hand-made
-                tools = []
-            self._entries = {}
-            for entry in tools if isinstance(tools, list) else ():
-                named = _named_entry(entry, list(self.sources))
-                if named is not None:
-                    self._entries[named[0]] = named[1]
+            self._entries = _entries(self._text(), self.module)
         return self._entries.get(qualname)
 
 
@@ -224,19 +217,22 @@ def previous_from_head(head: dict[str, Any] | None, module: str, data: bytes = b
     if head is None or not _reusable(head, module):
         return None
     try:
-        names = list(head["sources"])
-        checked = {t[0]: _checked(t, names) for t in head["checked"]["tools"]}
+        names, messages = list(head["sources"]), head["checked"]["messages"]
+        checked = {t[0]: _checked(t, names, messages) for t in head["checked"]["tools"]}
     except (KeyError, TypeError, ValueError, IndexError):
         return None
     analysis = head["checked"].get("analysis")
-    return Previous(data, head["sources"], head["checked"]["files"], checked, analysis, head.get("content_sha256"))
+    files = {name: recorded_file(record) for name, record in head["sources"].items()}
+    seal = head.get("content_sha256")
+    return Previous(data, head["sources"], files, checked, analysis, seal, module=module)
 
 
-def _checked(recorded: list[Any], names: list[str]) -> Checked:
-    _, digest, sources, clean, strict = recorded
+def _checked(recorded: list[Any], names: list[str], messages: list[Any]) -> Checked:
+    qualname, digest, sources, clean, strict = recorded
     if type(digest) is not str or any(type(i) is not int or i < 0 for i in sources):
         raise ValueError("not a record")
-    return Checked(digest, tuple(names[i] for i in sources), _findings(strict), clean is True)
+    findings = tuple(_finding(finding, qualname, messages) for finding in strict)
+    return Checked(digest, tuple(names[i] for i in sources), findings, clean is True)
 
 
 def _reusable(head: dict[str, Any], module: str) -> bool:
@@ -248,29 +244,43 @@ def _reusable(head: dict[str, Any], module: str) -> bool:
         and isinstance(checked, dict)
         and checked.get("renderer") == renderer_digest()
         and isinstance(checked.get("tools"), list)
-        and isinstance(checked.get("files"), dict)
+        and isinstance(checked.get("messages"), list)
         and isinstance(head.get("sources"), dict)
     )
 
 
-def _finding_json(finding: Finding) -> list[Any]:
-    return [finding.tool, finding.parameter, list(finding.path), finding.message]
+def _finding_json(finding: Finding, qualname: str, messages: dict[str, int]) -> list[Any]:
+    at = messages.setdefault(finding.message, len(messages))
+    named = [] if finding.tool == qualname else [finding.tool]
+    return [finding.parameter, list(finding.path), at, *named]
 
 
-def _findings(recorded: list[list[Any]]) -> tuple[Finding, ...]:
-    return tuple(Finding(STRICT, message, tool, parameter, tuple(path)) for tool, parameter, path, message in recorded)
+def _finding(recorded: list[Any], qualname: str, messages: list[Any]) -> Finding:
+    parameter, path, at, *named = recorded
+    message = messages[at]
+    if type(message) is not str or type(at) is not int or at < 0 or len(named) > 1:
+        raise ValueError("not a finding")
+    return Finding(STRICT, message, named[0] if named else qualname, parameter, tuple(path))
 
 
-def _named_entry(entry: Any, sources: list[str]) -> tuple[str, dict[str, Any]] | None:
-    """A file's tool entry with its qualname, and its source indexes as module names; ``None`` if malformed."""
-    if not isinstance(entry, dict):
-        return None
-    if "refused" in entry:
-        qualname = entry.get("qualname")
-        return (qualname, entry) if isinstance(qualname, str) else None
-    tool, indexes = entry.get("ir"), entry.get("sources")
-    if not (isinstance(tool, list) and len(tool) > 2 and isinstance(tool[2], str) and isinstance(indexes, list)):
-        return None
-    if not all(type(i) is int and 0 <= i < len(sources) for i in indexes):
-        return None
-    return tool[2], entry | {"sources": [sources[i] for i in indexes]}
+def _entries(data: bytes, module: str) -> dict[str, dict[str, Any]]:
+    """A file's entries by qualname, as ``file_format.tool_entry`` and ``refused_entry`` make them.
+
+    Checked as the runtime checks them (``toolcall._cache.shapes``): a sealed
+    file can still be hand-made, and its IR is encoded again from here.
+    An entry that is not so is not taken (the tool is rendered afresh).
+    """
+    from toolcall._cache.shapes import check_entries, check_sources
+
+    try:
+        content = json.loads(data)
+        entries = check_entries(content, module, check_sources(content))
+    except (ValueError, RecursionError):  # MalformedCacheError is a ValueError
+        return {}
+    return {entry.qualname: _entry_of(entry) for entry in entries}
+
+
+def _entry_of(entry: CachedEntry) -> dict[str, Any]:
+    if entry.tool is not None:
+        return file_format.tool_entry(entry.tool, entry.sources)
+    return {"name": entry.name, "qualname": entry.qualname, "fingerprint": entry.fingerprint, "refused": entry.refused}

@@ -39,6 +39,7 @@ from typing import Any, Final
 
 from toolcall import __version__
 from toolcall._cache.constants import CACHE_FORMAT
+from toolcall._cache.freshness import bytes_sha256, recorded_file, recorded_sha256
 from toolcall._ir import IR_VERSION
 from toolcall_mypy._cache.files import cache_file
 
@@ -113,7 +114,7 @@ class Tokens:
         A sealed file's seal is the digest of all of it but the seal: hashing
         it again would tell nothing more. ``None`` when there is no file.
         """
-        from toolcall._cache.file_format import sealed_head
+        from toolcall._cache.file_format import sealed_head  # the cache format, only where a file is read
 
         key = stat_key(target)
         if key is None:
@@ -124,7 +125,7 @@ class Tokens:
             if data is None:
                 return None
             head = sealed_head(data)
-            digest = str(head["content_sha256"]) if head is not None else hashlib.sha256(data).hexdigest()
+            digest = str(head["content_sha256"]) if head is not None else bytes_sha256(data)
             entry = self._heads[target] = (key, digest, head)
         return entry[1], entry[2]
 
@@ -138,28 +139,28 @@ class Tokens:
             data = _read(path)
             if data is None:
                 return None
-            entry = self._digests[path] = (key, hashlib.sha256(data).hexdigest())
+            entry = self._digests[path] = (key, bytes_sha256(data))
         return entry[1]
 
     def _tail(self, digest: str, head: dict[str, Any] | None, path: str) -> tuple[list[str], list[str]]:
         """The token after ``TOKEN``: the file's digest and each source module moved since; and the files compared."""
-        checked = head.get("checked") if head is not None else None
-        files = checked.get("files") if isinstance(checked, dict) else None
         sources = head.get("sources") if head is not None else None
-        if not isinstance(files, dict) or not isinstance(sources, dict):
+        if not isinstance(sources, dict):
             return [digest, "unreadable"], []
         directory = os.path.dirname(path)
         own = os.path.basename(path)  # mypy checks a module whose own source changed again: no need to look
         moved, compared = [], []
-        for name, file in files.items():
+        for name, record in sources.items():
+            file = recorded_file(record)
+            if file is None and recorded_sha256(record) is not None:
+                continue  # an installed module: mypy sees its interface change, and the runtime its digests
             if file == own:
                 continue
-            record = sources.get(name)
             current = None
-            if isinstance(file, str):
+            if file is not None:
                 compared.append(os.path.normpath(os.path.join(directory, file)))
                 current = self.sha256(compared[-1])
-            if current is None or not isinstance(record, dict) or current != record.get("sha256"):
+            if current is None or current != recorded_sha256(record):
                 moved.append(name)
         return [digest, *moved], compared
 

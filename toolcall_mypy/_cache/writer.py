@@ -45,6 +45,7 @@ from pathlib import Path
 from typing import Any
 
 from toolcall._cache import file_format
+from toolcall._cache.freshness import recorded_sha256, source_digest
 from toolcall._findings import Finding
 from toolcall_mypy._cache import reuse
 from toolcall_mypy._cache.files import (
@@ -88,16 +89,14 @@ class _Module:
     #: tool, and the module may start afresh in between): what ``Store.replay`` takes records from
     original: reuse.Previous | None = None
 
-    def unchanged(
-        self, ordered: list[tuple[str, _Tool]], sources: dict[str, Any], files: dict[str, str], analysis: str
-    ) -> bool:
+    def unchanged(self, ordered: list[tuple[str, _Tool]], sources: dict[str, Any], analysis: str) -> bool:
         """Whether the file, untouched, holds exactly these tools: each reused, in its order, same sources."""
         previous = self.previous
         return (
             previous is not None
             and self.untouched
             and all(tool.entry is None for _, tool in ordered)
-            and previous.holds([(qualname, tool.checked) for qualname, tool in ordered], sources, files, analysis)
+            and previous.holds([(qualname, tool.checked) for qualname, tool in ordered], sources, analysis)
         )
 
     def written(self, previous: reuse.Previous | None) -> None:
@@ -145,7 +144,7 @@ class Store:
         self._modules: dict[str, _Module] = {}
         self._parsed: set[str] = set()  # parsed since their last tool: start afresh
         self._files: dict[str, str] = {}  # source module -> its file, as the tools named them
-        self._records: dict[str, tuple[tuple[int, int], dict[str, str | None]]] = {}  # file -> (stat, record)
+        self._records: dict[str, tuple[tuple[int, int], list[str | None]]] = {}  # file -> (stat, record)
         self._originals: dict[str, reuse.Previous | None] = {}  # module -> its file as first found (mypy < 2.4)
         self._frozen = active_frozen()  # a frozen run: record what would be written, write nothing
 
@@ -179,7 +178,7 @@ class Store:
 
         That is when the module's file records the tool as clean, under this
         run's ``analysis_digest``, and every module the tool's schema comes
-        from is in the file's ``files`` with the bytes the ``sources`` table
+        from has its file in the ``sources`` table, with the bytes the table
         records: the analysis would read the same sources and give the same
         record. Call it only for a tool that ``put`` records next.
         """
@@ -191,11 +190,11 @@ class Store:
         directory = state.cache_file.parent.parent
         files: dict[str, str] = {}
         for name in checked.sources:
-            relative, record = previous.files.get(name), previous.sources.get(name)
-            if type(relative) is not str or type(record) is not dict:
+            relative, recorded = previous.files.get(name), recorded_sha256(previous.sources.get(name))
+            if type(relative) is not str or recorded is None:
                 return None  # an installed module: its file is not recorded
             file = os.path.normpath(directory / relative)
-            if record.get("sha256") != self._sha256(file):
+            if recorded != self._sha256(file):
                 return None
             files[name] = file
         return checked, files
@@ -287,8 +286,9 @@ class Store:
         recorded = state.previous.sources if state.previous is not None and self._frozen is None else {}
         sources = self._sources((tool.checked.sources for _, tool in ordered), recorded)
         files = self._relative_files(sources, state.cache_file.parent.parent)
+        sources = {name: [*record, files.get(name)] for name, record in sources.items()}
         analysis = reuse.analysis_digest(self._settings)
-        if state.unchanged(ordered, sources, files, analysis):
+        if state.unchanged(ordered, sources, analysis):
             state.current = True
             if self._frozen is not None:
                 self._frozen.keep(str(state.cache_file))
@@ -297,7 +297,7 @@ class Store:
             return
         entries = [state.entry(qualname, tool) for qualname, tool in ordered]
         records = [(qualname, tool.checked) for qualname, tool in ordered]
-        checked = reuse.checked_block(records, sorted(sources), files, analysis)
+        checked = reuse.checked_block(records, sorted(sources), analysis)
         text = file_format.dumps(file_format.module_content(module, sources, entries, checked))
         if self._frozen is not None:
             # The file stays as found, so ``previous`` stays what it holds (no ``written``).
@@ -319,9 +319,7 @@ class Store:
         if changed and self._log is not None:
             self._log(f"toolcall: wrote {state.cache_file} ({len(ordered)} tools)")
 
-    def _sources(
-        self, modules: Iterable[tuple[str, ...]], recorded: dict[str, Any]
-    ) -> dict[str, dict[str, str | None]]:
+    def _sources(self, modules: Iterable[tuple[str, ...]], recorded: dict[str, Any]) -> dict[str, list[str | None]]:
         """The ``sources`` table of a file: each module its tools name, with its file's digests, sorted.
 
         A module whose bytes have the digest the file's previous ``sources``
@@ -334,15 +332,12 @@ class Store:
             name: self._kept(recorded.get(name), self._files[name]) or self._record(self._files[name]) for name in names
         }
 
-    def _kept(self, recorded: Any, path: str) -> dict[str, str | None] | None:
+    def _kept(self, recorded: Any, path: str) -> list[str | None] | None:
         """``recorded`` when it is a well-formed record of the file's bytes as they are now."""
-        if type(recorded) is not dict or recorded.keys() != {"sha256", "tokens"}:
+        sha256 = recorded_sha256(recorded)  # a record as the file holds it: [sha256, tokens, file]
+        if sha256 is None or (recorded[1] is not None and type(recorded[1]) is not str):
             return None
-        tokens = recorded["tokens"]
-        if tokens is not None and type(tokens) is not str:
-            return None
-        sha256 = self._sha256(path)
-        return {"sha256": sha256, "tokens": tokens} if sha256 is not None and recorded["sha256"] == sha256 else None
+        return [sha256, recorded[1]] if sha256 == self._sha256(path) else None
 
     def _sha256(self, path: str) -> str | None:
         """A file's byte digest: from its record when one was made for its stat, else read once a run."""
@@ -352,11 +347,11 @@ class Store:
             return None
         record = self._records.get(path)
         if record is not None and record[0] == (stat.st_mtime_ns, stat.st_size):
-            return record[1]["sha256"]
+            return record[1][0]
         return self._tokens.sha256(path)
 
-    def _record(self, path: str) -> dict[str, str | None]:
-        """A file's ``source_record``, read again only when its size or mtime moved (dmypy sees edits).
+    def _record(self, path: str) -> list[str | None]:
+        """A file's two digests, read again only when its size or mtime moved (dmypy sees edits).
 
         An unreadable file has a record no source matches: the runtime takes it as changed.
         """
@@ -365,9 +360,10 @@ class Store:
             key = (stat.st_mtime_ns, stat.st_size)
             entry = self._records.get(path)
             if entry is None or entry[0] != key:
-                entry = self._records[path] = (key, file_format.source_record(Path(path).read_bytes()))
+                digest = source_digest(Path(path).read_bytes())
+                entry = self._records[path] = (key, [digest.sha256, digest.tokens])
         except OSError:
-            return {"sha256": "", "tokens": None}
+            return ["", None]
         return entry[1]
 
     def _relative_files(self, sources: dict[str, Any], directory: Path) -> dict[str, str]:
