@@ -9,24 +9,28 @@ from it goes to the caller (``emit``, ``describe``) or drives the
 dispatcher (the IR), so a wrong shape there would surface later, far from
 its cause, as an ``AttributeError`` in ``emit`` or junk in a provider
 request. Hence every part of the content is checked here, once, on the
-module's first use (§6 of the contract: a corrupt cache is never served and
-never crashes):
+module's first use (a corrupt cache is never served and never crashes):
 
 * the top level has exactly its keys: ``checked`` (an object, the plugin's
   own business), ``content_sha256`` (32 lowercase hex digits), ``format``
   and ``ir`` (integers, not booleans: the loader compares their values),
-  ``module`` (the module being loaded), ``sources`` and ``tools``;
+  ``module`` (the module being loaded), ``sources``, ``tools`` and ``types``;
 * ``sources`` maps dotted module names, sorted, to ``[sha256, tokens, file]``
   (the digests, and where the plugin finds the file);
 * a tool entry is either described (``sources``, ``ir``) or refused
   (``name``, ``qualname``, ``fingerprint``, ``refused``), with exactly those
   keys and unique qualnames; its ``sources`` are indexes into the
   ``sources`` table, sorted, once each, the module itself among them;
+* ``types`` decodes with ``ir.decode_shared`` into classes, each checked
+  once, and what each expands to is counted from the counts of the classes
+  it names: a file whose tools expand to more than ``MAX_EXPANDED_NODES``
+  type nodes or ``MAX_TYPE_DEPTH`` levels is refused before anything walks
+  the expansion;
 * ``ir`` decodes with ``ir.from_json`` into a tool naming no module (it is
-  the file's, ``file_format.entry_ir``), and every
-  field of every decoded node has the type its class declares, every
-  ``RefType`` names one of the tool's named types, every default and custom
-  schema is JSON;
+  the file's, ``file_format.entry_ir``), and every field of every decoded
+  node has the type its class declares, every ``RefType`` (its shared
+  classes' too) names one of the tool's named types, every default and
+  custom schema is JSON;
 * every JSON value (the IR, a default, a custom schema) is JSON all the way
   down: objects with string keys, arrays, strings, finite numbers, booleans,
   null, nested at most ``MAX_DEPTH`` levels. The walk is iterative, so no
