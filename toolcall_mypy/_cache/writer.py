@@ -187,13 +187,13 @@ class Store:
         checked = None if previous is None else previous.replayable(qualname, reuse.analysis_digest(self._settings))
         if previous is None or checked is None:
             return None
-        directory = state.cache_file.parent.parent
+        directory = os.path.dirname(os.path.dirname(state.cache_file))
         files: dict[str, str] = {}
         for name in checked.sources:
             relative, recorded = previous.files.get(name), recorded_sha256(previous.sources.get(name))
             if type(relative) is not str or recorded is None:
                 return None  # an installed module: its file is not recorded
-            file = os.path.normpath(directory / relative)
+            file = _joined(directory, relative)
             if recorded != self._sha256(file):
                 return None
             files[name] = file
@@ -375,6 +375,12 @@ class Store:
         checks its digests in any case.
         """
         return {name: _relative(self._files[name], directory) for name in sources if not installed(self._files[name])}
+
+
+@functools.cache  # each (tool module directory, recorded file) pair, once per run: most tools share a few
+def _joined(directory: str, relative: str) -> str:
+    """A recorded source file, relative to a tool module's directory, as a path."""
+    return os.path.normpath(os.path.join(directory, relative))
 
 
 @functools.cache  # each (source file, tool module directory) pair, once per run
