@@ -26,6 +26,7 @@ from mypy.nodes import TypeInfo
 from mypy.options import Options
 
 from tests.inprocess_mypy import run_build
+from tests.plugin_project import FINISH_HOOK
 from toolcall_mypy._analysis import structs
 from toolcall_mypy._hooks import ToolcallPlugin
 from toolcall_mypy._source.names import RunShared
@@ -143,6 +144,7 @@ def cache_files(root: Path) -> dict[str, bytes]:
     return {str(path.relative_to(root)): path.read_bytes() for path in sorted(root.rglob("__toolcall__/*.json"))}
 
 
+@pytest.mark.skipif(not FINISH_HOOK, reason="before mypy 2.4 no hook says a module was checked: nothing is shared")
 def test_a_class_s_fields_are_read_once_for_the_modules_using_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -167,6 +169,12 @@ def test_a_class_of_a_module_being_checked_is_not_shared(tmp_path: Path, monkeyp
     counts = count_fields(monkeypatch)
     check(write_project(tmp_path, {"owner": OWNER, "borrower": BORROWER}))
     assert counts == {"app.owner.Size": 2}
+
+
+@pytest.mark.skipif(FINISH_HOOK, reason="mypy 2.4+ says when a module was checked")
+def test_before_mypy_2_4_nothing_is_shared_across_modules() -> None:
+    """Without the hook that says a module was checked, no class is known to be settled."""
+    assert ToolcallPlugin(Options())._run_shared is None
 
 
 def test_the_daemon_shares_nothing_across_modules() -> None:
