@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Final, Literal, Union, cast
 
 __all__ = [
-    "IR_VERSION",
     "AnyType",
     "ArrayType",
     "Constrained",
@@ -66,8 +65,8 @@ def canonical_json(value: object) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
-#: Bumped whenever the meaning or shape of the IR changes; caches written with another version are stale.
-IR_VERSION: Final = 3
+# The IR's version is ``toolcall._cache.constants.IR_VERSION``: bump it with any change to what this module
+# encodes. It lives there, a leaf module, so the mypy plugin's warm runs can name it without importing the IR.
 
 PrimitiveName = Literal[
     "str",

@@ -74,6 +74,22 @@ def test_warm_run_changes_nothing(project: Project, reference: bytes) -> None:
     assert project.cache.stat().st_mtime_ns == before
 
 
+# mypy in this process, then which of toolcall's heavier modules the plugin imported.
+IMPORTED = (
+    "import sys; from mypy import api; out, err, status = api.run(sys.argv[1:]); sys.stderr.write(err); "
+    "heavy = ('toolcall._ir', 'toolcall._cache.file_format', 'toolcall_mypy._cache.writer'); "
+    "print('imported:', [name for name in heavy if name in sys.modules])"
+)
+
+
+def test_a_warm_run_imports_neither_the_ir_nor_the_cache_format(project: Project) -> None:
+    cold = project.mypy(start=IMPORTED)
+    assert "imported: ['toolcall._ir', 'toolcall._cache.file_format', 'toolcall_mypy._cache.writer']" in cold.stdout
+    warm = project.mypy(start=IMPORTED)
+    assert not rechecked(warm, "app.tools")
+    assert "imported: []" in warm.stdout  # importing the IR alone was a tenth of a small warm run
+
+
 def test_deleted_cache_file_is_regenerated(project: Project, reference: bytes) -> None:
     project.mypy()
     project.cache.unlink()

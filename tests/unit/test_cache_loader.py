@@ -20,8 +20,8 @@ import pytest
 from tests.cached_package import WRITE_CACHE, entry_tool, run_python, write_cached_package
 from toolcall import _ir as ir
 from toolcall._cache import file_format as cf
+from toolcall._cache.constants import IR_VERSION
 from toolcall._cache.file_format import CACHE_FORMAT
-from toolcall._ir import IR_VERSION
 
 #: Left out of the fast loop (``-m "not slow"``): every case runs fresh interpreters on a package with a cache.
 pytestmark = pytest.mark.slow

@@ -10,10 +10,14 @@ from typing import Final
 
 from toolcall._cache.freshness import DIGEST_HEX  # defined there: that module runs standalone too
 
-__all__ = ["CACHE_DIR", "CACHE_FORMAT", "DIGEST_HEX", "MAX_DEPTH", "MalformedCacheError"]
+__all__ = ["CACHE_DIR", "CACHE_FORMAT", "DIGEST_HEX", "IR_VERSION", "MAX_DEPTH", "MalformedCacheError"]
 
 #: Bumped whenever the cache file's layout changes.
 CACHE_FORMAT: Final = 6
+
+#: Bumped whenever the meaning or shape of the IR (``toolcall._ir``) changes; caches written with another
+#: version are stale. Here rather than beside the IR: the plugin's warm runs name it without importing the IR.
+IR_VERSION: Final = 3
 
 #: The directory beside a tool module that holds its cache file.
 CACHE_DIR: Final = "__toolcall__"

@@ -10,7 +10,7 @@ has validated every part. Its content, in this order::
       "checked": {...},                  # the plugin's own record (toolcall_mypy._cache.reuse)
       "content_sha256": "...",           # the seal: of this text without this line
       "format": CACHE_FORMAT,            # this layout
-      "ir": ir.IR_VERSION,               # the IR's meaning
+      "ir": IR_VERSION,                  # the IR's meaning
       "module": "pkg.tools",
       "sources": {                       # every module a tool's schema comes from, sorted
         "pkg.tools": [sha256, tokens, "tools.py"],   # toolcall._cache.freshness; the file, for the plugin
@@ -60,7 +60,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Final
 
 from toolcall import _ir as ir
-from toolcall._cache.constants import CACHE_DIR, CACHE_FORMAT, DIGEST_HEX
+from toolcall._cache.constants import CACHE_DIR, CACHE_FORMAT, DIGEST_HEX, IR_VERSION
 from toolcall._cache.layout import laid_out
 
 if TYPE_CHECKING:
@@ -214,7 +214,7 @@ def module_content(
     return {
         "checked": {} if checked is None else checked,
         "format": CACHE_FORMAT,
-        "ir": ir.IR_VERSION,
+        "ir": IR_VERSION,
         "module": module,
         "sources": {name: list(sources[name]) for name in names},
         "tools": [entry if "refused" in entry else _encoded(entry, index, shared) for entry in tools],

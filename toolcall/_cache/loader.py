@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 
 from toolcall import _ir as ir
 from toolcall._cache import file_format, report
-from toolcall._cache.constants import MalformedCacheError
+from toolcall._cache.constants import CACHE_FORMAT, IR_VERSION, MalformedCacheError
 from toolcall._cache.refs import resolve_refs
 from toolcall._cache.report import Problem
 from toolcall._cache.shapes import CachedEntry, SourceRecord, check_entries, check_sources
@@ -209,7 +209,7 @@ def _read_file(path: Path) -> bytes | None:
 def _parsed(data: bytes, name: str) -> _ModuleCache:
     """The checked content of a cache file's bytes; ``MalformedCacheError`` where it cannot be trusted."""
     content = _json(data)
-    if content.get("format") != file_format.CACHE_FORMAT or content.get("ir") != ir.IR_VERSION:
+    if content.get("format") != CACHE_FORMAT or content.get("ir") != IR_VERSION:
         return _ModuleCache(problem=Problem("stale", "its schema cache was written by another toolcall version"))
     if not file_format.seal_holds(data):
         raise MalformedCacheError(

@@ -201,7 +201,15 @@ class _Expansion:
 _Shared = dict[int, tuple[ir.TypeNode, _Expansion]]
 
 
-def _shared_types(items: list[Any]) -> _Shared:
+@dataclass(frozen=True, slots=True)
+class _SharedTypes:
+    """A file's decoded shared classes, in file order (what an entry's IR names by position), and their expansions."""
+
+    nodes: tuple[ir.TypeNode, ...]
+    expansions: _Shared
+
+
+def _shared_types(items: list[Any]) -> _SharedTypes:
     """The file's shared classes, each checked once, with what each expands to."""
     for index, item in enumerate(items):
         _json(item, f"the cache's shared type {index}")  # bounds the depth before decode_shared recurses
@@ -214,7 +222,7 @@ def _shared_types(items: list[Any]) -> _Shared:
         what = f"the cache's shared type {index}"
         _ir_fields(node, what, shared)
         shared[id(node)] = (node, _expansion((node,), shared, what, root=node))
-    return shared
+    return _SharedTypes(nodes, shared)
 
 
 def _expansion(
@@ -258,7 +266,7 @@ def _label(index: int, raw: Any) -> str:
 
 
 def _entry(
-    raw: Any, where: str, module: str, sources: Mapping[str, SourceRecord], shared: _Shared
+    raw: Any, where: str, module: str, sources: Mapping[str, SourceRecord], shared: _SharedTypes
 ) -> tuple[CachedEntry, int]:
     """One entry, checked, and how many type nodes its tool expands to."""
     if type(raw) is not dict:
@@ -321,17 +329,17 @@ def _json(value: Any, what: str) -> None:
     raise MalformedCacheError(f"{what} nests deeper than {MAX_DEPTH} levels")
 
 
-def _tool(data: Any, what: str, module: str, shared: _Shared) -> tuple[ir.Tool, int]:
+def _tool(data: Any, what: str, module: str, shared: _SharedTypes) -> tuple[ir.Tool, int]:
     """The decoded, checked tool of an entry's ``ir``, and how many type nodes it expands to."""
     _json(data, what)  # bounds the depth before from_json recurses into it
     try:
-        tool = ir.from_json(data, ir.Tool, tuple(node for node, _ in shared.values()))
+        tool = ir.from_json(data, ir.Tool, shared.nodes)
     except Exception as exc:
         raise MalformedCacheError(f"{what} does not decode ({_exception(exc)})") from None
     if type(tool) is not ir.Tool:
         raise MalformedCacheError(f"{what} decodes to {_show(tool)}, not a tool")
-    _ir_fields(tool, what, shared)
-    expansion = _tool_expansion(tool, shared, what)
+    _ir_fields(tool, what, shared.expansions)
+    expansion = _tool_expansion(tool, shared.expansions, what)
     for ref in sorted(expansion.refs - {d.name for d in tool.defs}):
         raise MalformedCacheError(f"{what}: a reference to {_show(ref)}, which the tool does not define")
     if tool.module != "":

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 import toolcall
 from toolcall import _ir as ir
 from toolcall._cache import file_format
-from toolcall._cache.constants import DIGEST_HEX
+from toolcall._cache.constants import DIGEST_HEX, IR_VERSION
 from toolcall._cache.freshness import recorded_file
 from toolcall._findings import STRICT, Finding
 
@@ -239,7 +239,7 @@ def _reusable(head: dict[str, Any], module: str) -> bool:
     checked = head.get("checked")
     return (
         head.get("format") == file_format.CACHE_FORMAT
-        and head.get("ir") == ir.IR_VERSION
+        and head.get("ir") == IR_VERSION
         and head.get("module") == module
         and isinstance(checked, dict)
         and checked.get("renderer") == renderer_digest()

@@ -38,9 +38,8 @@ from collections.abc import Iterable
 from typing import Any, Final
 
 from toolcall import __version__
-from toolcall._cache.constants import CACHE_FORMAT
+from toolcall._cache.constants import CACHE_FORMAT, IR_VERSION
 from toolcall._cache.freshness import bytes_sha256, recorded_file, recorded_sha256
-from toolcall._ir import IR_VERSION
 from toolcall_mypy._cache.files import cache_file
 
 __all__ = ["TOKEN", "Tokens"]
