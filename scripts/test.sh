@@ -1,49 +1,108 @@
 #!/usr/bin/env bash
 # Set up and run the whole test suite: lint, types, and pytest on each supported Python (3.11 to 3.13).
+#
+# The steps run in two lanes at once, one per core: the first in this checkout, the second in a copy of it
+# (its tracked and untracked files, none that git ignores), so no two pytest runs share a tree. Each lane
+# stops at its first failing step; the suite fails when either lane does. TEST_LANES=1 runs every step in
+# this checkout, one after another.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
+started=$SECONDS
 versions=${PYTHON_VERSIONS:-"3.11 3.12 3.13"}
-first=""
-for version in $versions; do
+first=${versions%% *}
+lowest_python=${versions##* }
+
+# pytest, then the mypy plugin's test-data cases, on one Python.
+suite() {
+  local version=$1 python status=0
   python=$(venv_for "$version" dev)
-  first=${first:-$python}
   echo "== pytest on Python $version"
-  status=0
   PATH="$(dirname "$python"):$PATH" "$python" -m pytest tests || status=$?
   # pytest exits 5 when it collected no tests: that is a failure here.
-  [ "$status" -eq 0 ] || { echo "pytest failed on Python $version (exit $status)"; exit 1; }
+  [ "$status" -eq 0 ] || { echo "pytest failed on Python $version (exit $status)"; return 1; }
   echo "== mypy plugin cases (test-data) on Python $version"
-  PATH="$(dirname "$python"):$PATH" "$python" -m pytest test-data || { echo "plugin cases failed on Python $version"; exit 1; }
-done
+  PATH="$(dirname "$python"):$PATH" "$python" -m pytest test-data || { echo "plugin cases failed on Python $version"; return 1; }
+}
+
 # The README's first command from this checkout (tests/packaging/test_demo.py checks what it says). Its set-up is
 # done first and not counted: pip's warnings about a machine's own index settings are not the demo's lines.
-echo "== the demo (scripts/demo.sh): under 40 lines"
-demo_log=$(mktemp)
-demo_python=$(venv_for "${versions%% *}" "mypy,mcp" 2>"$demo_log") || { cat "$demo_log"; echo "the demo's set-up failed"; exit 1; }
-DEMO_PYTHON=$demo_python bash scripts/demo.sh >"$demo_log" 2>&1 || { cat "$demo_log"; echo "the demo failed"; exit 1; }
-demo_lines=$(wc -l <"$demo_log")
-rm -f "$demo_log"
-[ "$demo_lines" -lt 40 ] || { echo "the demo printed $demo_lines lines (40 or more)"; exit 1; }
-echo "the demo: $demo_lines lines"
-# The plugin on the lowest mypy that pyproject.toml admits (the loop above ran the newest).
-lowest=$(sed -n 's/^mypy = \["mypy>=\([0-9.]*\),.*/\1/p' pyproject.toml)
-lowest_python=${PYTHON_VERSIONS:-"3.11 3.12 3.13"}
-lowest_python=${lowest_python##* }
-echo "== the plugin on mypy $lowest (the lowest supported), Python $lowest_python"
-python=$(venv_for "$lowest_python" dev "mypy$lowest" "mypy==$lowest")
-PATH="$(dirname "$python"):$PATH" "$python" -m pytest -q tests/plugin test-data \
-  || { echo "the plugin failed on mypy $lowest"; exit 1; }
-bin=$(dirname "$first")
-echo "== ruff"
-"$bin/ruff" check .
-"$bin/ruff" format --check .
-echo "== mypy --strict"
-"$bin/mypy" --strict toolcall toolcall_mypy
-echo "== pyright --verifytypes"
-# pyright finds the installed package through the active environment's python.
-export PATH="$bin:$PATH" VIRTUAL_ENV="$(dirname "$bin")"
-pyright --verifytypes toolcall --ignoreexternal | grep "completeness score"
-pyright --verifytypes toolcall --ignoreexternal --outputjson \
-  | "$bin/python" -c 'import json, sys; s = json.load(sys.stdin)["typeCompleteness"]["completenessScore"]; sys.exit(s < 1)'
-echo "all checks passed"
+demo() {
+  local log python lines
+  echo "== the demo (scripts/demo.sh): under 40 lines"
+  log=$(mktemp)
+  python=$(venv_for "$first" "mypy,mcp" 2>"$log") || { cat "$log"; echo "the demo's set-up failed"; return 1; }
+  DEMO_PYTHON=$python bash scripts/demo.sh >"$log" 2>&1 || { cat "$log"; echo "the demo failed"; return 1; }
+  lines=$(wc -l <"$log")
+  rm -f "$log"
+  [ "$lines" -lt 40 ] || { echo "the demo printed $lines lines (40 or more)"; return 1; }
+  echo "the demo: $lines lines"
+}
+
+# The plugin on the lowest mypy that pyproject.toml admits (the suites ran the newest).
+lowest_mypy() {
+  local lowest python
+  lowest=$(sed -n 's/^mypy = \["mypy>=\([0-9.]*\),.*/\1/p' pyproject.toml)
+  echo "== the plugin on mypy $lowest (the lowest supported), Python $lowest_python"
+  python=$(venv_for "$lowest_python" dev "mypy$lowest" "mypy==$lowest")
+  PATH="$(dirname "$python"):$PATH" "$python" -m pytest -q tests/plugin test-data \
+    || { echo "the plugin failed on mypy $lowest"; return 1; }
+}
+
+# ruff, mypy --strict and pyright's completeness check, with the first Python's tools.
+lint() {
+  local bin
+  bin=$(dirname "$(venv_for "$first" dev)")
+  # A step runs on the left of ||, where bash ignores set -e: each command says when it failed.
+  echo "== ruff"
+  "$bin/ruff" check . || return 1
+  "$bin/ruff" format --check . || return 1
+  echo "== mypy --strict"
+  "$bin/mypy" --strict toolcall toolcall_mypy || return 1
+  echo "== pyright --verifytypes"
+  # pyright finds the installed package through the active environment's python.
+  PATH="$bin:$PATH" VIRTUAL_ENV="$(dirname "$bin")" pyright --verifytypes toolcall --ignoreexternal \
+    | grep "completeness score" || return 1
+  PATH="$bin:$PATH" VIRTUAL_ENV="$(dirname "$bin")" pyright --verifytypes toolcall --ignoreexternal --outputjson \
+    | "$bin/python" -c 'import json, sys; s = json.load(sys.stdin)["typeCompleteness"]["completenessScore"]; sys.exit(s < 1)' \
+    || { echo "pyright: the completeness score is below 100%"; return 1; }
+}
+
+# Each step is "function:argument" or "function"; a lane runs its steps in order and stops at a failure.
+run_steps() {
+  local step
+  for step in "$@"; do
+    if [[ $step == *:* ]]; then "${step%%:*}" "${step#*:}" || return 1; else "$step" || return 1; fi
+  done
+}
+
+# The suites alternate between the lanes, the first Python's in the first; then the demo and lint in the
+# first lane and the lowest mypy in the second, which puts about the same time in each.
+lane_one=()
+lane_two=()
+index=0
+for version in $versions; do
+  if [ $((index % 2)) -eq 0 ]; then lane_one+=("suite:$version"); else lane_two+=("suite:$version"); fi
+  index=$((index + 1))
+done
+lane_one+=(demo lint)
+lane_two+=(lowest_mypy)
+
+if [ "${TEST_LANES:-2}" = 1 ] || ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  run_steps "${lane_one[@]}" "${lane_two[@]}"
+else
+  copy=$(mktemp -d)
+  git ls-files -z --cached --others --exclude-standard | tar --null --ignore-failed-read -T - -cf - | tar -xf - -C "$copy"
+  log="$copy.log"
+  # Sourced again there: venv_for makes each venv in the checkout its own copy of venv.sh is in.
+  (cd "$copy" && . scripts/venv.sh && run_steps "${lane_two[@]}") >"$log" 2>&1 &
+  second=$!
+  status=0
+  run_steps "${lane_one[@]}" || status=1
+  wait "$second" || status=1
+  echo "== the second lane (in a copy of the checkout)"
+  cat "$log"
+  rm -rf "$copy" "$log"
+  [ "$status" -eq 0 ] || { echo "a lane failed"; exit 1; }
+fi
+echo "all checks passed in $((SECONDS - started)) s"
