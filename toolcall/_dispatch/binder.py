@@ -29,6 +29,7 @@ declaration order, extras as sent, gaps.
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import inspect
 from collections.abc import Callable
@@ -96,6 +97,10 @@ def prepare(tool: ir.Tool, function: Callable[..., Any], classes: dict[str, Any]
 
 
 _UNSET: Final = object()
+#: The mutable defaults each call gets its own copy of (subclasses included).
+_REBUILT: Final = (list, dict, set)
+#: An empty default of exactly these types is written as a display: a new object for the cost of a literal.
+_EMPTY_DISPLAYS: Final = {list: "[]", dict: "{}", set: "set()"}
 
 
 def _defaults(function: Callable[..., Any]) -> dict[str, Any]:
@@ -115,6 +120,7 @@ def _namespace(tool: ir.Tool, function: Callable[..., Any]) -> dict[str, Any]:
     return {
         "__builtins__": __builtins__,
         "_fn": function,
+        "_deepcopy": copy.deepcopy,
         "Fail": Fail,
         "Rejected": Rejected,
         "_checks": checks,
@@ -349,7 +355,7 @@ class _Writer:
 
     def _wire_parameter(self, parameter: ir.Parameter, variable: str, check: int) -> None:
         add, key = self.source.add, self.source.literal(parameter.name)
-        default = self._default_constant(parameter)
+        default = self._default_expression(parameter)
         if default is None:  # required: one lookup, and a KeyError only on the rare path
             add(2, "try:", f"    v = args[{key}]", "except KeyError:")
             add(3, f"raise _missing(args, {key}, {check + 1}) from None")
@@ -373,13 +379,23 @@ class _Writer:
         add(indent, "except Fail as f:", f"    raise _invalid(args, {key}, f, {check + 1}) from None")
         add(indent, "except Exception as exc:", f"    raise _broken(args, exc, {key}, {check + 1}) from None")
 
-    def _default_constant(self, parameter: ir.Parameter) -> str | None:
+    def _default_expression(self, parameter: ir.Parameter) -> str | None:
+        """The code that gives the parameter's default (``None``: it is required).
+
+        A list, dict or set default is built anew for each call, so nothing one
+        call puts in it reaches the next: an empty one as a display, any other
+        as a deep copy. Every other default is the tool's own object.
+        """
         if parameter.required:
             return None
         value = self.defaults.get(parameter.name, _UNSET)
         if value is _UNSET:
             raise TypeError(f"tool {self.tool.name!r}: parameter {parameter.name!r} is optional but has no default")
-        return self.source.constant(value, "default")
+        if not isinstance(value, _REBUILT):
+            return self.source.constant(value, "default")
+        if not value and type(value) in _EMPTY_DISPLAYS:
+            return _EMPTY_DISPLAYS[type(value)]
+        return f"_deepcopy({self.source.constant(value, 'default')})"
 
     def _leftover_keys(self) -> None:
         add, extras = self.source.add, self.extras_check
