@@ -26,6 +26,12 @@ from toolcall._cache.file_format import CACHE_FORMAT
 #: Left out of the fast loop (``-m "not slow"``): every case runs fresh interpreters on a package with a cache.
 pytestmark = pytest.mark.slow
 
+#: The end of every ``require`` error about a cache that can be written.
+WRITES_IT = (
+    "run mypy with the toolcall plugin (or `toolcall check`) to write it, "
+    "and ship the module's __toolcall__ directory with the module"
+)
+
 PROBE = """
 import json, sys, warnings
 warnings.simplefilter("always")
@@ -366,7 +372,7 @@ def _expect_unserved(project: Path, mode: str, reason: str | None = None) -> Non
     assert last.startswith(
         "toolcall._exceptions.CacheRequiredError: TOOLCALL_CACHE=require: tool 'get_weather' of 'pkg.tools': "
     ), run.stderr
-    assert reason is None or last.endswith(unusable), run.stderr
+    assert reason is None or last.endswith(f"{unusable}; {WRITES_IT}"), run.stderr
 
 
 def test_require_fails_loudly_on_a_stale_or_missing_cache(project: Path) -> None:
@@ -377,7 +383,10 @@ def test_require_fails_loudly_on_a_stale_or_missing_cache(project: Path) -> None
     assert "TOOLCALL_CACHE=require" in run.stderr
     (project / "pkg" / "__toolcall__" / "tools.json").unlink()
     run = run_python(project, PROBE, env={"TOOLCALL_CACHE": "require"})
-    assert "no schema cache" in run.stderr
+    assert run.stderr.strip().splitlines()[-1] == (  # what is wrong, and the command that fixes it
+        "toolcall._exceptions.CacheRequiredError: TOOLCALL_CACHE=require: tool 'get_weather' of 'pkg.tools': "
+        f"no schema cache for module 'pkg.tools'; {WRITES_IT}"
+    )
 
 
 def test_off_ignores_the_cache(project: Path) -> None:
@@ -513,7 +522,8 @@ def test_a_refused_entry_is_introspected_and_says_why(project: Path) -> None:
     assert run.returncode != 0
     assert run.stderr.strip().splitlines()[-1] == (
         "toolcall._exceptions.CacheRequiredError: TOOLCALL_CACHE=require: tool 'where' of 'pkg.tools': "
-        "the mypy plugin could not describe tool 'where' (toolcall-type: no schema for Place)"
+        "the mypy plugin could not describe tool 'where' (toolcall-type: no schema for Place); "
+        "fix the finding mypy reports for it: a silenced one leaves the tool out of the cache"
     )
 
 

@@ -95,9 +95,7 @@ def cache_entry(declaration: ToolDeclaration) -> CachedTool | None:
             problem = Problem("corrupt", f"its schema cache is unusable: {reason}")
     assert problem is not None
     if mode == "require":
-        raise CacheRequiredError(
-            f"TOOLCALL_CACHE=require: tool {declaration.name!r} of {declaration.module!r}: {problem.text}"
-        )
+        raise CacheRequiredError(report.required_text(declaration.module, declaration.name, problem))
     if problem.kind != "missing" or sys.flags.optimize >= 2:  # a missing file is the dev loop, but -OO loses text
         report.warn_once(declaration.module, problem, _problems_of_others)
     return None

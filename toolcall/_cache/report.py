@@ -20,10 +20,14 @@ from typing import Final, Literal
 from toolcall._findings import outside_stacklevel
 from toolcall._warning import ToolcallWarning
 
-__all__ = ["REFRESH", "Problem", "warn_once", "warning_text"]
+__all__ = ["REFRESH", "WRITE_COMMAND", "Problem", "required_text", "warn_once", "warning_text"]
 
+#: The command that writes a module's schema cache file.
+WRITE_COMMAND: Final = "run mypy with the toolcall plugin (or `toolcall check`)"
 #: What refreshes a stale or corrupt cache.
-REFRESH: Final = "run mypy with the toolcall plugin (or `toolcall check`) to refresh them"
+REFRESH: Final = f"{WRITE_COMMAND} to refresh them"
+#: What a tool the plugin could not describe needs, in the warning.
+_FIX_FINDING: Final = "a tool the plugin could not describe needs its finding fixed, not silenced"
 
 ProblemKind = Literal["missing", "stale", "corrupt", "refused"]
 
@@ -70,7 +74,16 @@ def warning_text(problems: Mapping[str, Problem], stripped: bool) -> str:
     if any(problem.kind != "refused" for problem in problems.values()):
         parts.append(REFRESH)
     if any(problem.kind == "refused" for problem in problems.values()):
-        parts.append("a tool the plugin could not describe needs its finding fixed, not silenced")
+        parts.append(_FIX_FINDING)
     if stripped:
         parts.append("this process runs under python -OO, so the docstrings are stripped and their descriptions lost")
     return "; ".join(parts)
+
+
+def required_text(module: str, name: str, problem: Problem) -> str:
+    """The ``TOOLCALL_CACHE=require`` error for one tool: why it is not served, and what fixes that."""
+    if problem.kind == "refused":
+        fix = "fix the finding mypy reports for it: a silenced one leaves the tool out of the cache"
+    else:
+        fix = f"{WRITE_COMMAND} to write it, and ship the module's __toolcall__ directory with the module"
+    return f"TOOLCALL_CACHE=require: tool {name!r} of {module!r}: {problem.text}; {fix}"
