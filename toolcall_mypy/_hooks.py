@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import os
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final, final
@@ -37,7 +38,7 @@ from mypy.types import Type
 
 from toolcall_mypy import _config as config
 from toolcall_mypy import _report as report
-from toolcall_mypy._cache.files import Orphans, installed
+from toolcall_mypy._cache.files import Orphans, cache_file, installed
 from toolcall_mypy._cache.tokens import Tokens
 from toolcall_mypy._targets import TOOL, TOOL_CALL, USE_TYPES
 
@@ -122,6 +123,14 @@ class ToolcallPlugin(Plugin):
         tree = self._mypy_modules.get(module)
         return tree is not None and tree.is_cache_skeleton
 
+    def _needs_store(self, path: str) -> bool:
+        """Whether the module at ``path`` concerns the cache writer: a tool was seen, or the module has a file.
+
+        mypy before 2.4 parses and writes some modules again on a warm run;
+        without this, each such module would load the writer (and the IR).
+        """
+        return "_store" in self.__dict__ or os.path.exists(cache_file(path))
+
     @functools.cached_property
     def _store(self) -> Store:
         """The cache writer, made when a module is first parsed or checked (a warm run has none)."""
@@ -138,7 +147,8 @@ class ToolcallPlugin(Plugin):
 
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
         """A module was parsed (again, under dmypy): its tools start afresh."""
-        self._store.parsed(file.fullname)
+        if "_store" in self.__dict__:  # made on first need (a warm run never needs it): else nothing to restart
+            self._store.parsed(file.fullname)
         self._sources.clear()  # a file was read again: so may be every module parsed for its sources
         self._checked_modules.discard(file.fullname)
         if self._run_shared is not None:
@@ -146,7 +156,7 @@ class ToolcallPlugin(Plugin):
         self._providers.pop(file.fullname, None)
         self._silenced.discard(file.fullname)
         self._foreign_fields.pop(file.fullname, None)
-        if self._store.stale_file(file.fullname, file.path):
+        if self._needs_store(file.path) and self._store.stale_file(file.fullname, file.path):
             self._trees[file.fullname] = file
         return []
 
@@ -390,6 +400,8 @@ class ToolcallPlugin(Plugin):
             return
         self._trees.pop(module, None)
         self._sources.pop(module, None)  # its tools are analysed: the parsed sources go (memory, on large projects)
+        if not self._needs_store(path):
+            return
         from toolcall_mypy._analysis.decorator import unresolved_toolcall
 
         # Deleting a file needs proof that the module really has no tools: mypy
