@@ -89,5 +89,7 @@ class OnceMap(Generic[K, V]):
     def discard_where(self, stale: Callable[[K], bool]) -> None:
         """Forget every value whose key ``stale`` accepts (a later ``get`` computes it again)."""
         with self._guard:
-            for key in [key for key in self.values if stale(key)]:
-                del self.values[key]
+            # A snapshot of the keys first: ``get`` adds values without the guard, so another thread may add
+            # one while ``stale`` runs, and iterating the dict itself would then raise.
+            for key in [key for key in list(self.values) if stale(key)]:
+                self.values.pop(key, None)

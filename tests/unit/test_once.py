@@ -108,3 +108,17 @@ def test_a_map_forgets_what_it_is_told_to() -> None:
     table.discard_where(lambda key: key[0] == "m" and key[1] < 2)
     assert table.values == {("m", 2): 2, ("other", 0): 9}
     assert table.get(("m", 0), lambda key: 10) == 10  # computed afresh
+
+
+def test_a_value_added_while_stale_keys_are_sought_is_kept() -> None:
+    # Another thread's ``get`` publishes its value holding only its key's lock, not the guard: here ``stale``
+    # publishes one the same way, at the moment that thread could.
+    table: OnceMap[tuple[str, int], str] = OnceMap()
+    table.get(("m", 1), lambda key: "old")
+
+    def stale(key: tuple[str, int]) -> bool:
+        table.values[("m", 3)] = "added meanwhile"
+        return key[1] < 2
+
+    table.discard_where(stale)
+    assert table.values == {("m", 3): "added meanwhile"}
