@@ -14,11 +14,13 @@ import configparser
 import hashlib
 import json
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
 from fnmatch import fnmatchcase
 from pathlib import Path
 from typing import Any, Final
+
+from toolcall._providers import FAMILIES
 
 __all__ = ["INI_SECTION", "TOML_SECTION", "Settings", "load"]
 
@@ -32,8 +34,10 @@ _FALSE: Final = frozenset({"0", "no", "false", "off"})
 class Settings:
     """What the plugin does.
 
-    ``strict``: render every strict variant and report what it loses
-    (``toolcall-strict``). ``cache``: write the schema cache files.
+    ``strict``: report what each strict variant loses (``toolcall-strict``).
+    ``providers``: the providers a project sends tools to (``"openai"``
+    covers Chat Completions and Responses); findings about other providers
+    are not reported. ``cache``: write the schema cache files.
     ``include`` / ``exclude``: module patterns (``pkg.tools``, ``pkg.*`` for a
     package and everything below it, or an ``fnmatch`` glob); a module is
     handled when it matches ``include`` (or ``include`` is empty) and does not
@@ -41,6 +45,7 @@ class Settings:
     """
 
     strict: bool = True
+    providers: frozenset[str] = frozenset(FAMILIES)
     cache: bool = True
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
@@ -54,6 +59,7 @@ class Settings:
     def digest(self) -> str:
         """A short digest of the settings, part of every module's mypy cache metadata."""
         data = {f.name: getattr(self, f.name) for f in fields(self)}
+        data["providers"] = sorted(self.providers)
         return hashlib.sha256(json.dumps(data, sort_keys=True).encode()).hexdigest()[:16]
 
 
@@ -108,13 +114,20 @@ def _settings(where: str, values: Mapping[str, Any]) -> tuple[Settings, tuple[st
         if option not in known:
             problems.append(f"{where}: unknown setting {key!r} (known: {', '.join(sorted(known))}); it is ignored")
             continue
-        value = _bool(raw) if option in ("strict", "cache") else _patterns(raw)
-        if value is None:
-            kind = "true or false" if option in ("strict", "cache") else "a list of module patterns"
+        value, kind = _PARSERS[option]
+        parsed = value(raw)
+        if parsed is None:
             problems.append(f"{where}: {key} = {raw!r} is not {kind}; using the default")
             continue
-        chosen[option] = value
+        chosen[option] = parsed
     return Settings(**chosen), tuple(problems)
+
+
+def _providers(raw: object) -> frozenset[str] | None:
+    names = _patterns(raw)
+    if names is None or not names or not set(names) <= set(FAMILIES):
+        return None
+    return frozenset(names)
 
 
 def _bool(raw: object) -> bool | None:
@@ -132,3 +145,13 @@ def _patterns(raw: object) -> tuple[str, ...] | None:
     if isinstance(raw, list) and all(isinstance(p, str) for p in raw):
         return tuple(p.strip() for p in raw if p.strip())
     return None
+
+
+#: Each setting's parser (``None`` for a value it refuses) and what it expects, for the message.
+_PARSERS: Final[dict[str, tuple[Callable[[object], object], str]]] = {
+    "strict": (_bool, "true or false"),
+    "cache": (_bool, "true or false"),
+    "include": (_patterns, "a list of module patterns"),
+    "exclude": (_patterns, "a list of module patterns"),
+    "providers": (_providers, f"a non-empty list of {', '.join(map(repr, FAMILIES))}"),
+}

@@ -263,10 +263,9 @@ class ToolcallPlugin(Plugin):
         checked, entry = self._checked(
             module, api.path, tool, tuple(sorted(files)), local, clean=not collected.findings
         )
-        if self._settings.strict:
-            # A parameter already reported (no annotation, no schema) is not reported again for strict mode.
-            reported = {f.finding.parameter for f in collected.findings if f.finding.parameter is not None}
-            _report_strict(api, func, arguments.expression, checked.strict, reported)
+        # A parameter already reported (no annotation, no schema) is not reported again for a provider.
+        reported = {f.finding.parameter for f in collected.findings if f.finding.parameter is not None}
+        self._report_variants(api, func, arguments.expression, checked.strict, reported)
         if not local:
             self._store.put(module, api.path, func.line, (tool.name, tool.qualname), checked, entry, files)
 
@@ -287,8 +286,7 @@ class ToolcallPlugin(Plugin):
             return False
         checked, files = replayed
         self._report_duplicate(api, module, named, arguments.expression)
-        if self._settings.strict:
-            _report_strict(api, func, arguments.expression, checked.strict, set())
+        self._report_variants(api, func, arguments.expression, checked.strict, set())
         self._store.put(module, api.path, func.line, named, checked, None, files)
         return True
 
@@ -332,6 +330,17 @@ class ToolcallPlugin(Plugin):
             if first == reached:  # the first tool to reach it, or its hook run again (mypy defers and re-checks)
                 report.foreign_field(api, finding, site, located.context)
 
+    def _report_variants(
+        self, api: CheckerPluginInterface, func: FuncDef, at: Context, findings: tuple[Finding, ...], reported: set[str]
+    ) -> None:
+        """What the provider variants lose, as far as the settings ask, each at the parameter it concerns."""
+        from toolcall_mypy._analysis.variant_findings import in_scope
+
+        for recorded in findings:
+            finding = in_scope(recorded, self._settings.providers, self._settings.strict)
+            if finding is not None and finding.parameter not in reported:
+                report.at_node(api, finding, _parameter(func, finding.parameter) or at)
+
     def _report_duplicate(self, api: CheckerPluginInterface, module: str, named: tuple[str, str], at: Context) -> None:
         name, qualname = named
         other = self._store.tools(module).get(name)
@@ -346,7 +355,7 @@ class ToolcallPlugin(Plugin):
     def _checked(
         self, module: str, path: str, tool: ir.Tool, sources: tuple[str, ...], local: bool, *, clean: bool
     ) -> tuple[reuse.Checked, dict[str, Any] | None]:
-        """The tool's strict findings (as its module's file records them, or rendered) and its cache entry.
+        """The tool's variant findings (as its module's file records them, or rendered) and its cache entry.
 
         ``clean``: the analysis reported nothing about the tool.
         """
@@ -358,16 +367,14 @@ class ToolcallPlugin(Plugin):
             from toolcall._cache import file_format
 
             entry = file_format.tool_entry(tool, sources)
-        if not self._settings.strict:
-            return reuse.Checked(digest, sources, (), clean), entry  # nothing would read the findings
         recorded = None if local else self._store.recorded(module, path, tool.qualname, digest)
         if recorded is not None:
             return reuse.Checked(digest, sources, recorded, clean), entry
         from toolcall._render.definitions import render_variants  # not imported where every file is current
-        from toolcall_mypy._analysis.strict_findings import STRICT_VARIANTS, strict_findings
+        from toolcall_mypy._analysis.variant_findings import CHECKED_VARIANTS, variant_findings
 
-        rendered = render_variants(tool, STRICT_VARIANTS, copies=False)  # for the findings only
-        return reuse.Checked(digest, sources, strict_findings(tool, rendered), clean), entry
+        rendered = render_variants(tool, CHECKED_VARIANTS, copies=False)  # for the findings only
+        return reuse.Checked(digest, sources, variant_findings(tool, rendered), clean), entry
 
     def _module_sources(self, checker: TypeChecker, path: str) -> Sources:
         """The parsed sources the checked module's tools read, shared by them until mypy parses a file again."""
@@ -453,19 +460,6 @@ def _shape(func: FuncDef) -> list[tuple[str, str, bool]]:
 
 def _checker(api: CheckerPluginInterface) -> TypeChecker | None:
     return api if isinstance(api, TypeChecker) else None
-
-
-def _report_strict(
-    api: CheckerPluginInterface, func: FuncDef, at: Context, findings: tuple[Finding, ...], reported: set[str]
-) -> None:
-    """What the strict variants lose, once per message, at the parameter it concerns."""
-    seen: set[str] = set()
-    for finding in findings:
-        message = report.text(finding)
-        if message in seen or finding.parameter in reported:
-            continue
-        seen.add(message)
-        report.strict(api, message, _parameter(func, finding.parameter) or at)
 
 
 def _in_function(checker: TypeChecker) -> bool:

@@ -1,4 +1,4 @@
-"""Reporting: one function per error code, each a mypy error at the given node.
+"""Reporting: each finding a mypy error or note at the given node, with its code.
 
 The node decides the line: the parameter (``Argument``), its default (the
 initializer expression) or the ``@tool`` expression for tool-level problems.
@@ -11,8 +11,7 @@ the findings and say how to fix the problem; mypy adds the
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from mypy.nodes import Context
 
@@ -21,12 +20,10 @@ from toolcall_mypy import _codes as codes
 if TYPE_CHECKING:
     from mypy.plugin import CheckerPluginInterface
 
-    from toolcall._findings import Finding, FindingCode
+    from toolcall._findings import Finding
     from toolcall_mypy._analysis.sites import FieldSite
 
 __all__ = ["at_node", "default", "field", "foreign_field", "name", "param", "strict", "text", "type_"]
-
-Reporter = Callable[["CheckerPluginInterface", str, "Context"], None]
 
 
 def name(api: CheckerPluginInterface, message: str, context: Context) -> None:
@@ -54,24 +51,14 @@ def default(api: CheckerPluginInterface, message: str, context: Context) -> None
     api.fail(message, context, code=codes.DEFAULT)
 
 
-_REPORTERS: Final[dict[FindingCode, Reporter]] = {
-    "toolcall-name": name,
-    "toolcall-param": param,
-    "toolcall-type": type_,
-    "toolcall-strict": strict,
-    "toolcall-default": default,
-}
-
-
 def text(finding: Finding) -> str:
-    """The message of a finding, prefixed with where it is (``tool.parameter.path: ...``)."""
-    where = _where(finding)
-    return f"{where}: {finding.message}" if where else finding.message
+    """The message of a finding, prefixed with where it is and the modes it concerns (``tool.parameter.path: ...``)."""
+    return finding.text()
 
 
 def at_node(api: CheckerPluginInterface, finding: Finding, context: Context) -> None:
-    """Report ``finding`` at ``context`` with its code's reporter."""
-    _REPORTERS[finding.code](api, text(finding), context)
+    """Report ``finding`` at ``context``, as a mypy error or note (its severity), with its code."""
+    _emit(api, finding, text(finding), context)
 
 
 def field(api: CheckerPluginInterface, finding: Finding, site: FieldSite) -> None:
@@ -81,7 +68,7 @@ def field(api: CheckerPluginInterface, finding: Finding, site: FieldSite) -> Non
     tool that reaches the field reports the same message at the same line,
     which mypy shows once.
     """
-    _REPORTERS[finding.code](api, f"{site.label()}: {finding.message}", Context(site.line, site.column))
+    _emit(api, finding, f"{site.label()}: {finding.message}", Context(site.line, site.column))
 
 
 def foreign_field(api: CheckerPluginInterface, finding: Finding, site: FieldSite, context: Context) -> None:
@@ -89,8 +76,13 @@ def foreign_field(api: CheckerPluginInterface, finding: Finding, site: FieldSite
 
     The message names both: ``tool.parameter.path (field module.Class.field): ...``.
     """
-    _REPORTERS[finding.code](api, f"{_where(finding)} (field {site.module}.{site.label()}): {finding.message}", context)
+    message = f"{finding.where()} (field {site.module}.{site.label()}): {finding.message}"
+    _emit(api, finding, message, context)
 
 
-def _where(finding: Finding) -> str:
-    return ".".join(str(part) for part in (finding.tool, finding.parameter, *finding.path) if part is not None)
+def _emit(api: CheckerPluginInterface, finding: Finding, message: str, context: Context) -> None:
+    code = codes.BY_FINDING[finding.code]
+    if finding.severity == "note":
+        api.msg.note(message, context, code=code)  # shown, and mypy still exits 0
+    else:
+        api.fail(message, context, code=code)

@@ -96,6 +96,9 @@ def test_mypy_passes_the_example_and_reports_each_flaw_of_the_flawed_tool(cold: 
     for code in CODES:
         the_match(rf"^examples/demo/flawed\.py:\d+: error: send_report\b.*  \[{code}\]$", cold)
     assert "Found 3 errors in 1 file" in cold
+    # A rule moved into a description is a note beside the errors, and the example passes with its notes.
+    the_match(r"^examples/demo/flawed\.py:\d+: note: recent_reports\.limit: Anthropic strict mode: cannot carry", cold)
+    the_match(r"^   \(3 notes, which pass: Anthropic strict mode moves bounds into descriptions\)$", cold)
 
 
 def test_the_cache_is_shown_with_its_size_and_the_flawed_tool_gets_none(clone: Path, cold: str) -> None:

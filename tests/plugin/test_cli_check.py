@@ -152,7 +152,16 @@ def test_type_errors_alone_exit_0(mixed: tuple[Path, subprocess.CompletedProcess
 
 def test_format_json(mixed: tuple[Path, subprocess.CompletedProcess[str]]) -> None:
     result = check(mixed[0], "--format", "json")
-    expected = [{"file": "app/tools.py", "line": 18, "column": 10, "code": "toolcall-param", "message": ECHO_MESSAGE}]
+    expected = [
+        {
+            "file": "app/tools.py",
+            "line": 18,
+            "column": 10,
+            "code": "toolcall-param",
+            "severity": "error",
+            "message": ECHO_MESSAGE,
+        }
+    ]
     assert result.returncode == 1
     assert json.dumps(json.loads(result.stdout)) == json.dumps(expected)
     assert result.stdout == json.dumps(expected, indent=2) + "\n"
@@ -394,6 +403,7 @@ def test_frozen_names_files_that_would_be_deleted(clean: Path, tmp_path: Path) -
             "line": None,
             "column": None,
             "code": "toolcall-frozen",
+            "severity": "error",
             "message": "app.gone no longer exists: run toolcall check to delete its schema cache, and commit that",
         },
         {
@@ -401,6 +411,7 @@ def test_frozen_names_files_that_would_be_deleted(clean: Path, tmp_path: Path) -
             "line": None,
             "column": None,
             "code": "toolcall-frozen",
+            "severity": "error",
             "message": "app.plain has no tools: run toolcall check to delete its schema cache, and commit that",
         },
     ]

@@ -43,8 +43,8 @@ def test_unknown_keys_and_bad_values_warn_and_keep_the_default(tmp_path: Path) -
     settings, problems = config.load(str(toml))
     assert settings == Settings()
     assert problems == (
-        "pyproject.toml: [tool.toolcall]: unknown setting 'stritc' (known: cache, exclude, include, strict); "
-        "it is ignored",
+        "pyproject.toml: [tool.toolcall]: unknown setting 'stritc' "
+        "(known: cache, exclude, include, providers, strict); it is ignored",
         "pyproject.toml: [tool.toolcall]: cache = 'maybe' is not true or false; using the default",
         "pyproject.toml: [tool.toolcall]: include = 3 is not a list of module patterns; using the default",
     )
@@ -78,3 +78,19 @@ def test_include_and_exclude_patterns(module: str, handled: bool) -> None:
 def test_the_digest_follows_the_settings() -> None:
     assert Settings().digest() == Settings().digest()
     assert Settings(strict=False).digest() != Settings().digest()
+
+
+def test_providers_name_the_families_a_project_sends_tools_to(tmp_path: Path) -> None:
+    toml = tmp_path / "pyproject.toml"
+    assert Settings().providers == {"openai", "anthropic", "mcp", "gemini"}
+    toml.write_text('[tool.toolcall]\nproviders = ["openai", "gemini"]\n')
+    assert config.load(str(toml)) == (Settings(providers=frozenset({"openai", "gemini"})), ())
+    ini = tmp_path / "mypy.ini"
+    ini.write_text("[mypy]\n[toolcall]\nproviders = anthropic, mcp\n")
+    assert config.load(str(ini)) == (Settings(providers=frozenset({"anthropic", "mcp"})), ())
+    for bad in ('["openai-responses"]', '["bedrock"]', "[]", "3"):
+        toml.write_text(f"[tool.toolcall]\nproviders = {bad}\n")
+        settings, (problem,) = config.load(str(toml))
+        assert settings == Settings()
+        assert problem.endswith("is not a non-empty list of 'openai', 'anthropic', 'mcp', 'gemini'; using the default")
+    assert Settings(providers=frozenset({"openai"})).digest() != Settings().digest()

@@ -473,7 +473,7 @@ SERVED = """
 import json, sys
 import toolcall
 import pkg.tools as tools
-from toolcall._render.providers import VARIANTS
+from toolcall._providers import VARIANTS
 from toolcall._toolset.toolset import as_toolset, loaded_tools
 
 out = {}

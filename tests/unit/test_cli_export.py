@@ -197,3 +197,25 @@ def test_an_unwritable_out_file_is_an_error(examples: Path) -> None:
     assert result.returncode == 1
     assert result.stderr.startswith("toolcall: error: cannot write ")
     assert len(result.stderr.splitlines()) == 1
+
+
+def test_every_tool_a_provider_cannot_take_is_named_and_the_rest_exported(tmp_path: Path) -> None:
+    write_package(
+        tmp_path,
+        {
+            "app.py": TOOL.format(name="fine", doc="Fine.")
+            + '\n@toolcall.tool(name="9lives")\ndef nine(x: int) -> int:\n    """Nine."""\n    return x\n'
+            + '\n@toolcall.tool(name="8ball")\ndef eight(x: int) -> int:\n    """Eight."""\n    return x\n'
+        },
+    )
+    result = toolcall(tmp_path, "export", "app", "--format", "gemini")
+    assert (result.returncode, result.stdout) == (1, "")
+    rule = "function names start with a letter or '_', then letters, digits, '_', '.', ':' or '-' (at most 64)"
+    assert result.stderr.splitlines() == [
+        f'toolcall: warning: 9lives: Gemini: {rule}; rename it with @tool(name="..."); the tool is left out '
+        "[toolcall-name]",
+        f'toolcall: warning: 8ball: Gemini: {rule}; rename it with @tool(name="..."); the tool is left out '
+        "[toolcall-name]",
+        "toolcall: error: app: gemini cannot take 9lives, 8ball",
+    ]
+    assert toolcall(tmp_path, "export", "app", "--format", "openai").returncode == 0

@@ -55,11 +55,16 @@ def test_a_custom_array_without_items_gets_items() -> None:
 
 
 @pytest.mark.parametrize("strict", [False, True])
-def test_a_description_over_1024_characters_is_refused(strict: bool) -> None:
-    long = s.tool("t", description="x" * 1025)
-    with pytest.raises(ValueError, match="1025 characters"):
-        render_tool(long, "openai", strict=strict)
+def test_a_description_over_1024_characters_is_cut_with_a_note(strict: bool) -> None:
+    long = s.tool("t", description="word " * 300)
+    rendered = render_tool(long, "openai", strict=strict)
+    description = rendered.definition["function"]["description"]
+    assert description == ("word " * 300)[:1021] + "..."  # 1024 characters
+    mode = "openai:strict" if strict else "openai"
+    assert [(f.code, f.severity, f.modes) for f in rendered.findings] == [("toolcall-doc", "note", (mode,))]
+    assert "1500 characters" in rendered.findings[0].message
     assert function(s.tool("t", description="x" * 1024))["description"] == "x" * 1024
+    assert render_tool(long, "openai-responses", strict=strict).definition["description"] == "word " * 300
 
 
 def test_unknown_providers_list_the_known_ones() -> None:

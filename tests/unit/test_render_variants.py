@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from tests import render_samples as s
+from toolcall._providers import VARIANTS
 from toolcall._render.definitions import Rendered, render_tool, render_variants
-from toolcall._render.providers import VARIANTS
 
 
 def one_by_one(tool: Any) -> dict[tuple[str, bool], Rendered | str]:

@@ -77,9 +77,9 @@ def test_schema_text_in_every_variant(provider: str, strict: bool) -> None:
 def test_gemini_reports_the_moved_format_as_for_uuid() -> None:
     findings = render_tool(introspected(dates.connect).tool, "gemini").findings
     assert [(f.code, f.parameter, f.message) for f in findings] == [
-        (STRICT, "host", "Gemini cannot carry format; moved to the description ('format: ipv4')"),
-        (STRICT, "peer", "Gemini cannot carry format; moved to the description ('format: ipv6')"),
-        (STRICT, "fallback", "Gemini cannot carry format; moved to the description ('format: ipv4')"),
+        (STRICT, "host", "cannot carry format; moved to the description ('format: ipv4')"),
+        (STRICT, "peer", "cannot carry format; moved to the description ('format: ipv6')"),
+        (STRICT, "fallback", "cannot carry format; moved to the description ('format: ipv4')"),
     ]
 
 

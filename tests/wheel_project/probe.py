@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 import toolcall
-from toolcall._render.providers import PROVIDERS
+from toolcall._providers import PROVIDERS
 
 MODULES = ("shopkit", "shopkit.orders", "shopkit.stock.levels")
 OSLO = {"street": "Karl Johans gate 1", "city": "Oslo", "postcode": "0154"}

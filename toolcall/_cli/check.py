@@ -88,7 +88,7 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=(
             "Run mypy with toolcall's plugin on the project, in this process, and report only its toolcall-* "
             "findings; write the schema caches. mypy's cache goes to .toolcall_cache/mypy. "
-            "Exit 0: no findings; 1: findings (or, with --frozen, a cache that would change); "
+            "Exit 0: no errors (notes are shown); 1: errors (or, with --frozen, a cache that would change); "
             "2: usage error, or mypy could not check the code."
         ),
     )
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
             print(line, file=sys.stderr)
         return 2
     print_findings(sorted(findings, key=Finding.key), args.format)
-    return 1 if findings else 0
+    return 1 if any(finding.severity == "error" for finding in findings) else 0
 
 
 def _check(paths: list[str], *, frozen: bool) -> list[Finding]:
@@ -284,17 +284,19 @@ def _progress(sources: list[BuildSource]) -> Iterator[_Tick]:
 
 
 def _findings(messages: list[str]) -> list[Finding]:
-    """The plugin's errors among mypy's JSON lines, each once."""
+    """The plugin's errors and notes among mypy's JSON lines, each once."""
     findings: dict[Finding, None] = {}
     for message in messages:
         error = _decoded(message)
-        if error is None or error.get("severity") != "error":
+        severity = None if error is None else error.get("severity")
+        if error is None or severity not in ("error", "note"):
             continue
         code, line, column = error.get("code"), error.get("line"), error.get("column")
         if not isinstance(code, str) or not code.startswith(_PREFIX) or not isinstance(line, int):
             continue
         column = column + 1 if isinstance(column, int) and column >= 0 else None  # mypy counts from 0
-        findings[Finding(_relative(str(error.get("file"))), line, column, code, str(error.get("message")))] = None
+        where = (_relative(str(error.get("file"))), line, column)
+        findings[Finding(*where, code, str(error.get("message")), str(severity))] = None
     return list(findings)
 
 

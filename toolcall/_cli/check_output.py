@@ -14,9 +14,11 @@ FORMATS: Final = ("text", "json", "github")
 
 @dataclass(frozen=True)
 class Finding:
-    """One reported problem: a ``toolcall-*`` error of the plugin, or a ``--frozen`` difference.
+    """One reported problem: a ``toolcall-*`` error or note of the plugin, or a ``--frozen`` difference.
 
     ``line`` and ``column`` (1-based) are ``None`` for a difference, which is about a whole file.
+    A note (a rule moved into a description that the dispatcher still
+    enforces) is shown and does not fail the check.
     """
 
     file: str
@@ -24,6 +26,7 @@ class Finding:
     column: int | None
     code: str
     message: str
+    severity: str = "error"
 
     def key(self) -> tuple[str, int, int, str, str]:
         """The report order: by file, then position."""
@@ -45,25 +48,27 @@ def _as_json(finding: Finding) -> dict[str, object]:
         "line": finding.line,
         "column": finding.column,
         "code": finding.code,
+        "severity": finding.severity,
         "message": finding.message,
     }
 
 
 def _text(finding: Finding) -> str:
-    """mypy's own line: ``file:line: error: message  [code]``."""
+    """mypy's own line: ``file:line: error: message  [code]`` (``note:`` for a note)."""
     where = finding.file if finding.line is None else f"{finding.file}:{finding.line}"
-    return f"{where}: error: {finding.message}  [{finding.code}]"
+    return f"{where}: {finding.severity}: {finding.message}  [{finding.code}]"
 
 
 def _github(finding: Finding) -> str:
-    """A GitHub Actions error annotation (its file relative to the workspace, when it runs in one)."""
+    """A GitHub Actions ``error`` or ``notice`` annotation (its file relative to the workspace, when in one)."""
     properties = [f"file={_escape(_in_workspace(finding.file), True)}"]
     if finding.line is not None:
         properties.append(f"line={finding.line}")
     if finding.column is not None:
         properties.append(f"col={finding.column}")
     properties.append(f"title={_escape(finding.code, True)}")
-    return f"::error {','.join(properties)}::{_escape(finding.message, False)}"
+    command = "notice" if finding.severity == "note" else "error"
+    return f"::{command} {','.join(properties)}::{_escape(finding.message, False)}"
 
 
 def _in_workspace(path: str) -> str:

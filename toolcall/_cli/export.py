@@ -16,7 +16,7 @@ from types import ModuleType
 from typing import Any
 
 from toolcall._cli import console
-from toolcall._render.providers import PROVIDERS
+from toolcall._providers import PROVIDERS
 
 __all__ = ["add_parser", "run"]
 
@@ -73,18 +73,26 @@ def export_text(definitions: list[Any]) -> str:
 def _definitions(tool_modules: list[ModuleType], provider: str, strict: bool) -> list[Any] | None:
     """Every module's definitions in order, or ``None`` after naming each refused tool and duplicate name."""
     import toolcall
-    from toolcall._toolset.toolset import as_toolset, shared_definitions
+    from toolcall._providers import variant_key
+    from toolcall._toolset.toolset import as_toolset, refused_tools, shared_definitions
 
     definitions: list[Any] = []
     owners: dict[str, list[str]] = {}
     refused = False
     for module in console.progress(tool_modules, len(tool_modules), "export"):
         try:
-            emitted = shared_definitions(as_toolset(module), provider, strict)  # the shared form: export only reads it
-        except (ValueError, RuntimeError) as problem:  # a variant the provider cannot take; TOOLCALL_CACHE=require
+            toolset = as_toolset(module)
+            emitted = shared_definitions(toolset, provider, strict)  # the shared form: export only reads it
+        except (ValueError, RuntimeError) as problem:  # a variant that does not exist; TOOLCALL_CACHE=require
             console.error(f"{module.__name__}: {problem}")
             refused = True
             continue
+        left_out = [finding.tool for finding in refused_tools(toolset, provider, strict)]
+        if left_out:  # each with its reason, warned already: the file would lack them
+            console.error(
+                f"{module.__name__}: {variant_key(provider, strict)} cannot take {', '.join(map(str, left_out))}"
+            )
+            refused = True
         for name in toolcall.tool_names(module):
             owners.setdefault(name, []).append(module.__name__)
         definitions.extend(emitted)

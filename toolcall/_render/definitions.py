@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Any, Final
 
 from toolcall import _ir as ir
 from toolcall._exceptions import ProviderError, UnknownProviderError
 from toolcall._findings import Finding
+from toolcall._providers import PROVIDERS, variant_key
 from toolcall._render import envelopes, limits
 from toolcall._render.canonical import output_schema, parameters_schema
 from toolcall._render.gemini import NAME_PATTERN as GEMINI_NAME
@@ -26,13 +27,20 @@ from toolcall._render.gemini import gemini_parameters
 from toolcall._render.losses import Losses
 from toolcall._render.openai import changes_with_items, with_items
 from toolcall._render.profiles import ANTHROPIC_STRICT, OPENAI_STRICT, Profile
-from toolcall._render.providers import PROVIDERS
 from toolcall._render.schema import Schema
 from toolcall._render.strict import strict_schema
 
-__all__ = ["PROVIDER_NAMES", "Rendered", "check_request", "parameters_schema", "render_tool", "render_variants"]
+__all__ = [
+    "PROVIDER_NAMES",
+    "Rendered",
+    "check_request",
+    "check_variant",
+    "parameters_schema",
+    "render_tool",
+    "render_variants",
+]
 
-#: The providers' names (``toolcall._render.providers``, the one table of providers), in order.
+#: The providers' names (``toolcall._providers``, the one table of providers), in order.
 PROVIDER_NAMES: Final[tuple[str, ...]] = tuple(PROVIDERS)
 
 _ENCODE: Final = json.JSONEncoder(allow_nan=False).encode  # as plain() encodes (one encoder, not one per call)
@@ -89,16 +97,23 @@ def render_variants(
 
 
 def _render(shared: _Shared, provider: str, strict: bool) -> Rendered:
-    tool = shared.tool
-    if provider == "gemini":
-        return _gemini(shared, strict)
-    limits.check_description(tool, provider)
-    schema, findings, is_strict = shared.canonical, tuple[Finding, ...](), False
+    """The variant, its findings naming it (a pass shared by several variants does not know which it serves)."""
+    rendered = _gemini(shared, strict) if provider == "gemini" else _json_schema_variant(shared, provider, strict)
+    if not rendered.findings:
+        return rendered
+    modes = (variant_key(provider, strict),)
+    return Rendered(rendered.definition, tuple(replace(finding, modes=modes) for finding in rendered.findings))
+
+
+def _json_schema_variant(shared: _Shared, provider: str, strict: bool) -> Rendered:
+    tool, findings = limits.fit_description(shared.tool, provider)
+    schema, is_strict = shared.canonical, False
     if strict:
-        schema, findings, is_strict = shared.anthropic_strict if provider == "anthropic" else shared.openai_strict
+        schema, lost, is_strict = shared.anthropic_strict if provider == "anthropic" else shared.openai_strict
+        findings = (*findings, *lost)
     if provider.startswith("openai") and not is_strict:
         schema = shared.canonical_with_items  # not strict means the canonical schema (a fallback gives it too)
-    return Rendered(_envelope(shared, provider, schema, is_strict), findings)
+    return Rendered(_ENVELOPES[provider](shared, tool, schema, is_strict), findings)
 
 
 def check_request(definitions: Sequence[dict[str, Any]], provider: str, strict: bool) -> tuple[Finding, ...]:
@@ -119,6 +134,17 @@ def check_request(definitions: Sequence[dict[str, Any]], provider: str, strict: 
 def _check_provider(provider: str) -> None:
     if provider not in PROVIDER_NAMES:
         raise UnknownProviderError(f"unknown provider {provider!r}; known providers: {', '.join(PROVIDER_NAMES)}")
+
+
+def check_variant(provider: str, strict: bool) -> None:
+    """Raise ``ValueError`` for a variant that does not exist: an unknown provider, or strict where it has none.
+
+    That is the caller's mistake, unlike a tool one provider cannot take
+    (``ProviderError`` from ``render_tool``), which leaves the others usable.
+    """
+    _check_provider(provider)
+    if strict and not PROVIDERS[provider].strict:
+        raise ProviderError(f"{provider} has no strict mode in toolcall; call with strict=False")
 
 
 class _Shared:
@@ -174,34 +200,32 @@ def _strict(tool: ir.Tool, canonical: Schema, profile: Profile) -> _StrictPass:
     """The strict schema, or the canonical one with the reasons it cannot be strict."""
     losses = Losses(tool)
     schema = strict_schema(canonical, profile, losses)
+    if profile is OPENAI_STRICT and not losses.fallbacks:
+        over = limits.openai_strict_excess(schema)
+        if over:
+            losses.fallback(
+                (), f"{over}; split the tool's parameters or use strict=False (the tool is rendered without strict)"
+            )
     if losses.fallbacks:
         return canonical, tuple(losses.fallbacks), False
-    if profile is OPENAI_STRICT:
-        limits.check_openai_strict(tool.name, schema)
     return schema, tuple(losses.findings), True
 
 
-def _envelope(shared: _Shared, provider: str, schema: Schema, strict: bool) -> dict[str, Any]:
-    """The provider envelope around fresh copies of the schemas.
-
-    That equals ``plain`` of the whole envelope: its own dicts are new, and
-    its other fields are the tool's name and description (strings) and flags.
-    """
-    return _ENVELOPES[provider](shared, schema, strict)
-
-
-def _mcp(shared: _Shared, schema: Schema, strict: bool) -> dict[str, Any]:
+def _mcp(shared: _Shared, tool: ir.Tool, schema: Schema, strict: bool) -> dict[str, Any]:
     output = shared.output_schema  # first, as before: its ValueError comes before any of the copies
-    return envelopes.mcp(shared.tool, shared.fresh(schema), shared.fresh(output))
+    return envelopes.mcp(tool, shared.fresh(schema), shared.fresh(output))
 
 
-#: Each provider's envelope around its schema (gemini has its own pass, ``_gemini``).
-_ENVELOPES: Final[dict[str, Callable[[_Shared, Schema, bool], dict[str, Any]]]] = {
-    "openai": lambda shared, schema, strict: envelopes.openai_chat(shared.tool, shared.fresh(schema), strict),
-    "openai-responses": lambda shared, schema, strict: envelopes.openai_responses(
-        shared.tool, shared.fresh(schema), strict
+#: Each provider's envelope around fresh copies of its schemas (gemini has its own pass, ``_gemini``).
+#: That equals ``plain`` of the whole envelope: its own dicts are new, and its other fields are
+#: the tool's name and description (strings) and flags. ``tool`` is the tool with the description
+#: the provider takes (``limits.fit_description``).
+_ENVELOPES: Final[dict[str, Callable[[_Shared, ir.Tool, Schema, bool], dict[str, Any]]]] = {
+    "openai": lambda shared, tool, schema, strict: envelopes.openai_chat(tool, shared.fresh(schema), strict),
+    "openai-responses": lambda shared, tool, schema, strict: envelopes.openai_responses(
+        tool, shared.fresh(schema), strict
     ),
-    "anthropic": lambda shared, schema, strict: envelopes.anthropic(shared.tool, shared.fresh(schema), strict),
+    "anthropic": lambda shared, tool, schema, strict: envelopes.anthropic(tool, shared.fresh(schema), strict),
     "mcp": _mcp,
 }
 
@@ -209,9 +233,12 @@ _ENVELOPES: Final[dict[str, Callable[[_Shared, Schema, bool], dict[str, Any]]]] 
 def _gemini(shared: _Shared, strict: bool) -> Rendered:
     tool = shared.tool
     if strict:
-        raise ProviderError("gemini has no strict mode in toolcall; call with strict=False")
+        check_variant("gemini", strict)
     if GEMINI_NAME.fullmatch(tool.name) is None:
-        raise ProviderError(f"tool {tool.name!r}: Gemini function names start with a letter or '_' (at most 64)")
+        raise ProviderError(
+            "function names start with a letter or '_', then letters, digits, '_', '.', ':' or '-' (at most 64); "
+            'rename it with @tool(name="...")'
+        )
     losses = Losses(tool)
     parameters = gemini_parameters(shared.canonical, losses)
     return Rendered(envelopes.gemini(tool, shared.fresh(parameters)), tuple(losses.findings))

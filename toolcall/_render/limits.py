@@ -1,8 +1,9 @@
 """Provider limits that can be known before a request is sent.
 
-Per tool (``ValueError``, the provider would reject the request): OpenAI
-Chat Completions' 1024-character description; OpenAI strict's nesting,
-property, enum and total-size budgets. Per request (``check_request``):
+Per tool, what a provider would refuse is made to fit, with a finding:
+OpenAI Chat Completions' 1024-character description is cut; over OpenAI
+strict's nesting, property, enum and total-size budgets the tool is
+rendered without strict. Per request (``check_request``):
 Anthropic strict's tool, optional-parameter and union budgets (``ValueError``)
 and the tool-count caps of OpenAI and Gemini (a finding: they are observed,
 not documented, and a caller may know better).
@@ -11,13 +12,14 @@ not documented, and a caller may know better).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Final
 
 from toolcall import _ir as ir
 from toolcall._exceptions import ProviderError
-from toolcall._findings import STRICT, Finding
+from toolcall._findings import DOC, STRICT, Finding
 from toolcall._ir import canonical_json
-from toolcall._render.providers import PROVIDERS
+from toolcall._providers import PROVIDERS
 from toolcall._render.schema import Schema, has_type, iter_schemas, subschemas
 
 __all__ = [
@@ -30,9 +32,9 @@ __all__ = [
     "OPENAI_STRICT_MAX_ENUM_VALUES",
     "OPENAI_STRICT_MAX_PROPERTIES",
     "check_anthropic_strict_request",
-    "check_description",
-    "check_openai_strict",
     "count_findings",
+    "fit_description",
+    "openai_strict_excess",
 ]
 
 OPENAI_MAX_DESCRIPTION: Final = 1024
@@ -48,31 +50,44 @@ ANTHROPIC_STRICT_MAX_OPTIONAL: Final = 24
 ANTHROPIC_STRICT_MAX_UNIONS: Final = 16
 
 
-def check_description(tool: ir.Tool, provider: str) -> None:
-    """Chat Completions rejects a function description over 1024 characters (strict or not)."""
-    if provider == "openai" and len(tool.description) > OPENAI_MAX_DESCRIPTION:
-        raise ProviderError(
-            f"tool {tool.name!r}: its description has {len(tool.description)} characters; OpenAI Chat "
-            f"Completions accepts at most {OPENAI_MAX_DESCRIPTION}; shorten the docstring or pass description="
-        )
+def fit_description(tool: ir.Tool, provider: str) -> tuple[ir.Tool, tuple[Finding, ...]]:
+    """The tool with a description ``provider`` takes, and a finding when it had to be cut.
+
+    Chat Completions rejects a function description over 1024 characters
+    (strict or not): it gets the first 1024, ending in "...", rather than
+    no tool at all.
+    """
+    length = len(tool.description)
+    if provider != "openai" or length <= OPENAI_MAX_DESCRIPTION:
+        return tool, ()
+    cut = tool.description[: OPENAI_MAX_DESCRIPTION - 3].rstrip() + "..."
+    message = (
+        f"the description has {length} characters and OpenAI Chat Completions accepts at most "
+        f"{OPENAI_MAX_DESCRIPTION}, so the rest is cut; shorten the docstring or pass description="
+    )
+    return replace(tool, description=cut), (Finding(DOC, message, tool.name, severity="note"),)
 
 
-def check_openai_strict(tool: str, schema: Schema) -> None:
-    """OpenAI Structured Outputs' documented budgets for one schema."""
+def openai_strict_excess(schema: Schema) -> str | None:
+    """The first of OpenAI Structured Outputs' documented budgets that ``schema`` exceeds, else ``None``."""
     nodes: list[Schema] = []
-    _at_most(tool, "levels of object nesting", _depth(schema, nodes), OPENAI_STRICT_MAX_DEPTH)
+    depth = _depth(schema, nodes)
     # Most nodes have neither properties nor values: the counts skip them.
     objects = [s for s in nodes if "properties" in s]
     valued = [s for s in nodes if "enum" in s or "const" in s]
-    _at_most(tool, "object properties", sum(len(s["properties"]) for s in objects), OPENAI_STRICT_MAX_PROPERTIES)
-    _at_most(tool, "enum values", sum(len(_values(s)) for s in valued), OPENAI_STRICT_MAX_ENUM_VALUES)
-    _at_most(tool, "characters of names and enum values", _chars(schema, nodes), OPENAI_STRICT_MAX_CHARS)
+    checks = [
+        ("levels of object nesting", depth, OPENAI_STRICT_MAX_DEPTH),
+        ("object properties", sum(len(s["properties"]) for s in objects), OPENAI_STRICT_MAX_PROPERTIES),
+        ("enum values", sum(len(_values(s)) for s in valued), OPENAI_STRICT_MAX_ENUM_VALUES),
+        ("characters of names and enum values", _chars(schema, nodes), OPENAI_STRICT_MAX_CHARS),
+    ]
     for s in valued:
         strings = [v for v in s.get("enum", ()) if isinstance(v, str)]
         if len(strings) > _LARGE_ENUM:
-            _at_most(
-                tool, f"characters in an enum of {len(strings)} strings", sum(map(len, strings)), _LARGE_ENUM_CHARS
+            checks.append(
+                (f"characters in an enum of {len(strings)} strings", sum(map(len, strings)), _LARGE_ENUM_CHARS)
             )
+    return next((f"{value} {what}, over the limit of {limit}" for what, value, limit in checks if value > limit), None)
 
 
 def check_anthropic_strict_request(definitions: Sequence[dict[str, Any]]) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from toolcall import _ir as ir
-from toolcall._findings import STRICT, Finding
+from toolcall._findings import STRICT, Finding, Severity
 from toolcall._render.schema import Location
 
 __all__ = ["Losses"]
@@ -16,8 +16,10 @@ class Losses:
     """The findings of one pass over one tool.
 
     ``lost`` records a rule moved into a description (the schema is still
-    used); ``fallback`` records a reason the strict schema cannot be used at
-    all (the tool is rendered non-strict instead).
+    used, and the dispatcher still enforces the rule: a note); ``fallback``
+    records a reason the strict schema cannot be used at all (the tool is
+    rendered non-strict instead: an error). Messages do not name the mode:
+    the caller that knows which variants a pass serves adds them.
     """
 
     def __init__(self, tool: ir.Tool) -> None:
@@ -27,13 +29,13 @@ class Losses:
 
     def lost(self, at: Location, message: str) -> None:
         """Record a loss at ``at``."""
-        self.findings.append(self.finding(at, message))
+        self.findings.append(self.finding(at, message, "note"))
 
     def fallback(self, at: Location, message: str) -> None:
         """Record why the strict schema cannot be used."""
-        self.fallbacks.append(self.finding(at, message))
+        self.fallbacks.append(self.finding(at, message, "error"))
 
-    def finding(self, at: Location, message: str) -> Finding:
+    def finding(self, at: Location, message: str, severity: Severity) -> Finding:
         """A finding at schema location ``at``, named by parameter and a readable path."""
         parameter: str | None = None
         steps = _steps(at)
@@ -41,7 +43,7 @@ class Losses:
             parameter, steps = str(at[1]), steps[1:]
         elif at[:1] == ("additionalProperties",):
             parameter, steps = self._kwargs_name(), steps[1:]
-        return Finding(STRICT, message, tool=self.tool.name, parameter=parameter, path=tuple(steps))
+        return Finding(STRICT, message, self.tool.name, parameter, tuple(steps), severity)
 
     def _kwargs_name(self) -> str | None:
         return next((p.name for p in self.tool.parameters if p.kind == "var_keyword"), None)

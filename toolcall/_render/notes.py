@@ -14,7 +14,7 @@ from typing import Any
 from toolcall._ir import canonical_json
 from toolcall._render.schema import Schema, as_schema, def_name, types_of
 
-__all__ = ["append_note", "describe_type", "notes_for"]
+__all__ = ["append_note", "describe_type", "notes_for", "python_type"]
 
 # (minimum keyword, maximum keyword, unit) for each length family.
 _LENGTHS = (
@@ -75,6 +75,39 @@ def describe_type(value: Any) -> str:
     if not names:
         return "any value"
     return " or ".join(_describe_named(schema, name) for name in names)
+
+
+#: The Python spelling of each JSON type, as a tool's annotation would write it.
+_PYTHON_NAMES = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}
+
+
+def python_type(value: Any) -> str:
+    """A schema spelled as the Python type a tool would annotate: ``dict[str, Json]``, ``list[int] | None``.
+
+    Named types keep their names (``Json``, a TypedDict's class name); a
+    schema that admits anything is ``Any``.
+    """
+    schema = as_schema(value)
+    if isinstance(schema.get("$ref"), str):
+        return def_name(schema["$ref"]) or schema["$ref"]
+    if "anyOf" in schema:
+        return " | ".join(python_type(branch) for branch in schema["anyOf"])
+    if "enum" in schema or "const" in schema:
+        values = schema["enum"] if "enum" in schema else [schema["const"]]
+        return "Literal[" + ", ".join(canonical_json(v) for v in values) + "]"
+    types = schema.get("type")
+    names = [types] if isinstance(types, str) else types if isinstance(types, list) else []
+    return " | ".join(_python_named(schema, name) for name in names) or "Any"
+
+
+def _python_named(schema: Schema, name: str) -> str:
+    if name == "array":
+        items = schema.get("items")
+        return f"list[{python_type(items)}]" if isinstance(items, dict) else "list[Any]"
+    if name == "object":
+        extra = schema.get("additionalProperties")
+        return f"dict[str, {python_type(extra)}]" if isinstance(extra, dict) else "dict[str, Any]"
+    return _PYTHON_NAMES.get(name, name)
 
 
 def _describe_named(schema: Schema, name: str) -> str:

@@ -40,7 +40,6 @@ class Profile:
     keeps only regexes without backreferences, lookaround or word boundaries.
     """
 
-    label: str
     keywords: frozenset[str]
     formats: frozenset[str] | None = None
     quiet: frozenset[str] = frozenset()
@@ -75,7 +74,6 @@ _VALUES = frozenset({"enum", "const", "description", "title"})
 #: OpenAI Structured Outputs (``strict: true``), the function-calling and structured-outputs guides.
 #: minLength/maxLength: the docs are ambiguous, a 2026-08 probe saw them enforced (``docs/providers/openai.md``).
 OPENAI_STRICT: Final = Profile(
-    label="OpenAI strict mode",
     keywords=_STRUCTURE
     | _VALUES
     | {"pattern", "format", "minLength", "maxLength", "minItems", "maxItems"}
@@ -87,7 +85,6 @@ OPENAI_STRICT: Final = Profile(
 
 #: Anthropic strict tool use: no bounds, minItems 0 or 1, a regex subset, no recursion.
 ANTHROPIC_STRICT: Final = Profile(
-    label="Anthropic strict mode",
     keywords=_STRUCTURE | _VALUES | {"default", "pattern", "format", "minItems"},
     formats=frozenset({"date-time", "time", "date", "duration", "email", "hostname", "uri", "ipv4", "ipv6", "uuid"}),
     recursion=False,
@@ -99,7 +96,6 @@ ANTHROPIC_STRICT: Final = Profile(
 #: keywords that have a reported 400 left out: exclusive bounds, const, additionalProperties.
 #: ``format: enum`` is how the docs spell a string enum.
 GEMINI: Final = Profile(
-    label="Gemini",
     keywords=frozenset(
         {"type", "format", "description", "nullable", "enum", "default", "items", "minItems", "maxItems"}
         | {"minLength", "maxLength", "pattern", "minProperties", "maxProperties", "minimum", "maximum"}
@@ -132,7 +128,7 @@ def carry(profile: Profile, schema: Schema, at: Location, losses: Losses) -> Sch
     append_note(kept, notes_for(quiet))
     if moved:
         names = ", ".join(moved)
-        losses.lost(at, f"{profile.label} cannot carry {names}; moved to the description ({note!r})")
+        losses.lost(at, f"cannot carry {names}; moved to the description ({note!r})")
     return kept
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from toolcall._render.losses import Losses
-from toolcall._render.notes import append_note, describe_type
+from toolcall._render.notes import append_note, describe_type, python_type
 from toolcall._render.profiles import Profile, carry
 from toolcall._render.schema import (
     Location,
@@ -43,8 +43,7 @@ def strict_schema(canonical: Schema, profile: Profile, losses: Losses) -> Schema
         for name in recursive_defs(canonical):
             losses.fallback(
                 ("$defs", name),
-                f"{name} is a recursive type, which {profile.label} cannot express; "
-                f"use a non-recursive type or strict=False ({_NON_STRICT})",
+                f"cannot express the recursive type {name}; use a non-recursive type or strict=False ({_NON_STRICT})",
             )
     return _Strict(profile, losses).node(canonical, ())
 
@@ -68,7 +67,7 @@ class _Strict:
         """Lossless respellings (and the tuple rewrite, which reports its loss)."""
         if "oneOf" in schema and "anyOf" not in schema:
             schema["anyOf"] = schema.pop("oneOf")
-            self.losses.lost(at, f"{self.profile.label} has no oneOf; rewritten as anyOf (exclusivity not checked)")
+            self.losses.lost(at, "has no oneOf; rewritten as anyOf (exclusivity not checked)")
         if "properties" in schema and "type" not in schema:
             schema["type"] = "object"
         if "type" not in schema and "const" in schema:
@@ -90,7 +89,7 @@ class _Strict:
             return schema  # every position has the items' type: the order says nothing more
         note = "items in order: " + ", ".join(describe_type(p) for p in positions)
         append_note(schema, note)
-        self.losses.lost(at, f"{self.profile.label} has no prefixItems (tuples); moved to the description ({note!r})")
+        self.losses.lost(at, f"has no prefixItems (tuples); moved to the description ({note!r})")
         return schema
 
     def check_open(self, schema: Schema, at: Location) -> None:
@@ -104,23 +103,21 @@ class _Strict:
         if not opened and extra is None and "properties" in schema:
             schema["additionalProperties"] = False  # a custom schema that names its keys means them
             return
-        what = "**kwargs (extra parameters)" if at == () else "dict[str, V] (an object with open keys)"
+        what = "**kwargs (extra parameters)" if at == () else f"{python_type(schema)} (an object with open keys)"
         fix = "declare the parameters explicitly" if at == () else "use a TypedDict or dataclass with known keys"
         where = ("additionalProperties",) if at == () else at  # names the **kwargs parameter
-        self.losses.fallback(where, f"{what} cannot be expressed in {self.profile.label}; {fix} ({_NON_STRICT})")
+        self.losses.fallback(where, f"cannot express {what}; {fix} ({_NON_STRICT})")
 
     def check_typed(self, schema: Schema, at: Location) -> None:
         """Record a fallback for a value of unknown type, or an array of them."""
         if schema.keys().isdisjoint(_TYPING):
             self.losses.fallback(
                 at,
-                f"a value of any type (Any, object, an unbounded TypeVar or no annotation) cannot be expressed "
-                f"in {self.profile.label}; annotate a concrete type ({_NON_STRICT})",
+                "cannot express a value of any type (Any, object, an unbounded TypeVar or no annotation); "
+                f"annotate a concrete type ({_NON_STRICT})",
             )
         elif has_type(schema, "array") and not isinstance(schema.get("items"), dict):
-            self.losses.fallback(
-                at, f"an array without an item type cannot be expressed in {self.profile.label} ({_NON_STRICT})"
-            )
+            self.losses.fallback(at, f"cannot express an array without an item type ({_NON_STRICT})")
 
     def close(self, schema: Schema) -> Schema:
         """Close the object; OpenAI also wants every property required (optional ones nullable)."""

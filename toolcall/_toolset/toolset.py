@@ -51,6 +51,7 @@ __all__ = [
     "fresh_definitions",
     "load_tool",
     "loaded_tools",
+    "refused_tools",
     "shared_definitions",
 ]
 
@@ -193,7 +194,7 @@ class Toolset:
                     f"{_where(loaded.declaration)}; rename one with @tool(name=...)"
                 )
         self.names = ReadOnlyList(self._by_name)
-        self._shared: OnceMap[Variant, ReadOnlyList] = OnceMap()
+        self._shared: OnceMap[Variant, _Variant] = OnceMap()
         self._copiers: OnceMap[Variant, Callable[[], list[Any]]] = OnceMap()
         self._copied: set[Variant] = set()  # variants copied once already: the next copy compiles a copier
         self._descriptions: OnceCell[ReadOnlyList] = OnceCell()
@@ -230,7 +231,12 @@ def shared_definitions(toolset: Toolset, provider: str, strict: bool) -> ReadOnl
     For callers that only read it (``toolcall export``, ``toolcall serve``,
     the adapters); ``emit`` hands out fresh copies of it.
     """
-    return toolset._shared.get((provider, strict), lambda variant: _shared(toolset, variant))
+    return toolset._shared.get((provider, strict), lambda variant: _shared(toolset, variant)).definitions
+
+
+def refused_tools(toolset: Toolset, provider: str, strict: bool) -> tuple[Finding, ...]:
+    """Why each tool the provider variant cannot take is left out of ``shared_definitions`` (warned once)."""
+    return toolset._shared.get((provider, strict), lambda variant: _shared(toolset, variant)).refused
 
 
 def fresh_definitions(toolset: Toolset, provider: str, strict: bool) -> list[Any]:
@@ -258,14 +264,36 @@ def descriptions(toolset: Toolset) -> ReadOnlyList:
     return toolset._descriptions.get(lambda: read_only([t.description() for t in toolset._tools]))
 
 
-def _shared(toolset: Toolset, variant: Variant) -> ReadOnlyList:
-    provider, strict = variant
-    definitions = [loaded.definition(provider, strict) for loaded in toolset._tools]
-    from toolcall._findings import warn_findings
-    from toolcall._render.definitions import check_request
+class _Variant:
+    """One provider variant of a toolset: the definitions, and why any tool is not among them."""
 
+    __slots__ = ("definitions", "refused")
+
+    def __init__(self, definitions: ReadOnlyList, refused: tuple[Finding, ...]) -> None:
+        self.definitions = definitions
+        self.refused = refused
+
+
+def _shared(toolset: Toolset, variant: Variant) -> _Variant:
+    """Every tool's definition; a tool the provider cannot take is left out with an error finding, warned."""
+    provider, strict = variant
+    from toolcall._exceptions import ProviderError
+    from toolcall._findings import NAME, Finding, warn_findings
+    from toolcall._providers import variant_key
+    from toolcall._render.definitions import check_request, check_variant
+
+    check_variant(provider, strict)  # the caller's mistake raises; one tool's problem leaves the rest usable
+    definitions: list[Any] = []
+    refused: list[Finding] = []
+    for loaded in toolset._tools:
+        try:
+            definitions.append(loaded.definition(provider, strict))
+        except ProviderError as exc:
+            message = f"{exc}; the tool is left out"
+            refused.append(Finding(NAME, message, loaded.name, modes=(variant_key(provider, strict),)))
+    warn_findings(refused, stacklevel=7)
     warn_findings(check_request(definitions, provider, strict), stacklevel=7)
-    return ReadOnlyList(definitions)  # each read-only already (``LoadedTool.definition``)
+    return _Variant(ReadOnlyList(definitions), tuple(refused))  # each read-only already (``LoadedTool.definition``)
 
 
 def _copier(toolset: Toolset, variant: Variant) -> Callable[[], list[Any]]:

@@ -8,7 +8,7 @@ of the renderers' sources::
     "checked": {
       "renderer": "...",
       "messages": ["...", ...],
-      "tools": [["qualname", "ir_sha256", [source indexes], clean, [[parameter, path, message index]]]]
+      "tools": [["qualname", "ir_sha256", [source indexes], clean, [finding, ...]]]
     }
 
 A later run (a cold mypy cache on a checkout that commits the files) that
@@ -35,7 +35,7 @@ from toolcall import _ir as ir
 from toolcall._cache import file_format
 from toolcall._cache.constants import DIGEST_HEX, IR_VERSION
 from toolcall._cache.freshness import recorded_file
-from toolcall._findings import STRICT, Finding
+from toolcall._findings import CODES, Finding
 
 if TYPE_CHECKING:
     from toolcall._cache.shapes import CachedEntry
@@ -55,7 +55,7 @@ __all__ = [
 
 @dataclass(frozen=True)
 class Checked:
-    """One tool as a cache file records it: the digest of its IR, its source modules and its strict findings."""
+    """One tool as a cache file records it: the digest of its IR, its source modules and its variants' findings."""
 
     ir_sha256: str
     sources: tuple[str, ...]
@@ -113,8 +113,8 @@ def checked_block(tools: list[tuple[str, Checked]], sources: Sequence[str], anal
     modules are indexes into (``file_format.module_content``); it records
     each one's file too, where mypy's next run finds whether it changed. ``analysis`` is
     ``analysis_digest`` of this run. Each tool is one compact array,
-    ``[qualname, ir_sha256, sources, clean, strict]``, each strict finding
-    ``[parameter, path, message]``, its message a position in ``messages``
+    ``[qualname, ir_sha256, sources, clean, findings]``, each finding
+    ``[code, severity, parameter, path, modes, message]``, its message a position in ``messages``
     (the same few messages recur over a module's tools), with the tool's
     name after it where that is not the qualname.
     """
@@ -249,18 +249,29 @@ def _reusable(head: dict[str, Any], module: str) -> bool:
     )
 
 
+_SEVERITIES = ("error", "note")
+
+
 def _finding_json(finding: Finding, qualname: str, messages: dict[str, int]) -> list[Any]:
     at = messages.setdefault(finding.message, len(messages))
     named = [] if finding.tool == qualname else [finding.tool]
-    return [finding.parameter, list(finding.path), at, *named]
+    return [finding.code, finding.severity, finding.parameter, list(finding.path), list(finding.modes), at, *named]
 
 
 def _finding(recorded: list[Any], qualname: str, messages: list[Any]) -> Finding:
-    parameter, path, at, *named = recorded
+    code, severity, parameter, path, modes, at, *named = recorded
     message = messages[at]
-    if type(message) is not str or type(at) is not int or at < 0 or len(named) > 1:
+    if (
+        code not in CODES
+        or severity not in _SEVERITIES
+        or type(message) is not str
+        or type(at) is not int
+        or at < 0
+        or len(named) > 1
+        or not all(type(mode) is str for mode in modes)
+    ):
         raise ValueError("not a finding")
-    return Finding(STRICT, message, named[0] if named else qualname, parameter, tuple(path))
+    return Finding(code, message, named[0] if named else qualname, parameter, tuple(path), severity, tuple(modes))
 
 
 def _entries(data: bytes, module: str) -> dict[str, dict[str, Any]]:
