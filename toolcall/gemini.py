@@ -53,7 +53,8 @@ def _function_calls(response: Any) -> list[Any]:
 
 
 #: Each tool's restorer of stringified enums (``None`` when its declaration has none), made on its first call.
-#: Keyed by the loaded tool itself: it lives as long as its toolset, and a redefined tool is a new key.
+#: Keyed by the loaded tool (one per ``@tool`` declaration, by identity): it grows with the tools a process
+#: dispatches through Gemini, not with its calls, and a redefined tool is a new key.
 _RESTORERS: OnceMap[LoadedTool, Restore | None] = OnceMap()
 
 

@@ -45,7 +45,8 @@ PROPERTY_PATTERN: Final = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,63}")
 #: model the shape (a tree node, its children, theirs) while the worst schema stays small: a type that
 #: refers to itself in k places is inlined about k**3 times.
 UNROLL_DEPTH: Final = 3
-#: What stands for a recursive type below ``UNROLL_DEPTH``: like ``Any``, a node without ``type``.
+#: The description of the node standing for a recursive type below ``UNROLL_DEPTH``. The node has no
+#: ``type``: that is how this pass spells ``Any`` too (Gemini's ``Schema`` has no type for any value).
 _DEEPER_NOTE: Final = "any JSON value: {name} nested more than {depth} levels deep"
 
 
