@@ -176,3 +176,18 @@ def test_a_nested_integer_enum_in_a_list_of_typeddicts() -> None:
         }
     )
     assert json.dumps(levels["parameters"]["properties"]["maybe"]) == json.dumps({**level, "nullable": True})
+
+
+def test_mutually_recursive_types_are_counted_each_on_its_own() -> None:
+    folder = ir.ObjectType("m:Folder", "typeddict", (ir.Field("files", ir.ArrayType(ir.RefType("File"))),))
+    file = ir.ObjectType("m:File", "typeddict", (ir.Field("parent", s.nullable(ir.RefType("Folder"))),))
+    defs = (ir.NamedType("File", file), ir.NamedType("Folder", folder))
+    definition, findings = declaration(s.tool("t", s.param("x", ir.RefType("Folder")), defs=defs))
+    node = definition["parameters"]["properties"]["x"]
+    depth = 0
+    while "properties" in node:  # Folder -> files -> File -> parent -> Folder ...
+        node = node["properties"]["files"]["items"]["properties"]["parent"]
+        depth += 1
+    assert depth == UNROLL_DEPTH
+    assert json.dumps(node) == json.dumps({"description": "Any JSON value: Folder nested more than 3 levels deep."})
+    assert [f.message.split(";")[1].split(" is ")[0].strip() for f in findings] == ["Folder"]
