@@ -47,9 +47,11 @@ def test_a_boolean_text_and_null_for_a_nullable_enum() -> None:
     assert json.loads(answers({"name": "levels", "args": args}))[0]["output"][2:4] == ["None", "True"]
 
 
-def test_a_union_with_a_string_branch_is_left_as_it_is() -> None:
-    args = {"level": "1", "lines": [], "either": "2"}
-    assert json.loads(answers({"name": "levels", "args": args}))[0]["output"][4] == "'2'"
+def test_a_union_with_a_string_branch_keeps_the_integers_and_its_strings() -> None:
+    # ``Level | str`` declares Level as INTEGER (a text would be the string branch's): nothing to restore.
+    for sent, received in ((2, "<Level.HIGH: 2>"), ("2", "'2'")):
+        args: dict[str, Any] = {"level": "1", "lines": [], "either": sent}
+        assert json.loads(answers({"name": "levels", "args": args}))[0]["output"][4] == received
 
 
 def test_a_text_that_is_not_a_value_reaches_the_dispatcher_unchanged() -> None:

@@ -161,7 +161,8 @@ def test_a_nested_integer_enum_in_a_list_of_typeddicts() -> None:
     loaded = find_tool(as_toolset(gemini_enum_tools), "levels")
     assert loaded is not None
     rendered = render_tool(loaded.ir, "gemini")
-    assert rendered.findings == ()  # lossless: no finding
+    # Lossless: no finding, but for ``either`` (``Level | str``), whose Level keeps its integers.
+    assert [f.parameter for f in rendered.findings] == ["either"]
     levels = rendered.definition
     level = {"type": "STRING", "description": "How loud.", "format": "enum", "enum": ["1", "2"]}
     assert json.dumps(levels["parameters"]["properties"]["lines"]) == json.dumps(
@@ -191,3 +192,17 @@ def test_mutually_recursive_types_are_counted_each_on_its_own() -> None:
     assert depth == UNROLL_DEPTH
     assert json.dumps(node) == json.dumps({"description": "Any JSON value: Folder nested more than 3 levels deep."})
     assert [f.message.split(";")[1].split(" is ")[0].strip() for f in findings] == ["Folder"]
+
+
+def test_a_union_branch_whose_texts_another_branch_takes_keeps_its_type() -> None:
+    level = {"type": "INTEGER", "description": "A level. One of: 1, 2, 3."}
+    stringified = {"type": "STRING", "description": "A level.", "format": "enum", "enum": ["1", "2", "3"]}
+    with_string, (finding,) = parameter(ir.UnionType((s.LEVEL, P("str"))))
+    assert with_string == json.dumps({"anyOf": [level, {"type": "STRING"}]})
+    assert "strings only" in finding.message
+    with_any, _ = parameter(ir.UnionType((s.LEVEL, ir.AnyType())))
+    assert with_any == json.dumps({"anyOf": [level, {}]})
+    colliding, _ = parameter(ir.UnionType((ir.LiteralType(("1",)), s.LEVEL)))
+    assert colliding == json.dumps({"anyOf": [{"type": "STRING", "format": "enum", "enum": ["1"]}, level]})
+    apart = parameter(ir.UnionType((ir.LiteralType(("a",)), s.LEVEL)))
+    assert apart == (json.dumps({"anyOf": [{"type": "STRING", "format": "enum", "enum": ["a"]}, stringified]}), ())

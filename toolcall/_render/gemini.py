@@ -82,6 +82,8 @@ class _Gemini:
         self.depth: dict[str, int] = {}
         #: The (type, parameter) pairs whose unrolling has been reported: one finding each, not one per cut.
         self.reported: set[tuple[str, Location]] = set()
+        #: Union branches whose enum keeps its JSON type: another branch takes the same texts as strings.
+        self.typed: set[Location] = set()
 
     def node(self, value: Any, at: Location) -> Schema:
         entered: list[str] = []
@@ -89,6 +91,8 @@ class _Gemini:
         schema = self.resolve(schema, at, entered)
         schema = self.shape(schema, at)
         schema = carry(GEMINI, schema, at, self.losses)
+        if isinstance(schema.get("anyOf"), list):
+            self.typed.update(self.shared_texts(schema["anyOf"], at))
         for name in entered:
             self.depth[name] = self.depth.get(name, 0) + 1
         try:
@@ -136,6 +140,44 @@ class _Gemini:
             )
         return schema
 
+    def shared_texts(self, branches: list[Any], at: Location) -> list[Location]:
+        """The union's branches whose enum, as strings, another branch would take as strings (``Level | str``).
+
+        Those keep their JSON type (and a note), so the model's ``1`` stays a
+        value of the enum, not a string the other branch reads.
+        """
+        taken = [self.strings_taken(branch) for branch in branches]
+        places: list[Location] = []
+        for i, branch in enumerate(branches):
+            texts = self.stringified_texts(branch)
+            others = taken[:i] + taken[i + 1 :]
+            if texts is not None and any(other is None or other & texts for other in others):
+                places.append((*at, "anyOf", i))
+        return places
+
+    def peek(self, value: Any) -> Schema:
+        """A branch with its ``$ref`` looked up (one level, its siblings win): enough to read its type and enum."""
+        schema = as_schema(value)
+        name = def_name(schema["$ref"]) if isinstance(schema.get("$ref"), str) else None
+        return {**as_schema(self.defs[name]), **schema} if name in self.defs else schema
+
+    def stringified_texts(self, value: Any) -> set[str] | None:
+        """The texts a branch's enum of non-string values would be declared as, else ``None``."""
+        values = _enum_values(self.peek(value))
+        texts = None if values is None else string_forms(values)
+        return None if texts is None or texts == values else set(texts)
+
+    def strings_taken(self, value: Any) -> set[str] | None:
+        """The strings a branch takes as strings: ``None`` for every string (a string type, or any value)."""
+        schema = self.peek(value)
+        values = _enum_values(schema)
+        if values is not None:
+            return {v for v in values if isinstance(v, str)} | set(string_forms(values) or ())
+        types = types_of(schema)
+        if "string" in types or not (types or schema.keys() & _STRUCTURE):
+            return None
+        return set()
+
     def shape(self, schema: Schema, at: Location) -> Schema:
         """The OpenAPI spelling of types, enums, tuples and open objects."""
         if isinstance(schema.get("type"), list):
@@ -158,10 +200,11 @@ class _Gemini:
         An integer, number or boolean travels as its JSON text, which the
         adapter turns back into the value. When two values have one text
         (``Literal["1", 1]``), or a value is not a scalar, each JSON type gets
-        its own branch and non-string values move to the description.
+        its own branch and non-string values move to the description; so do
+        they in a union branch whose texts another branch takes as strings.
         """
         values = schema.pop("enum")
-        texts = string_forms(values)
+        texts = None if at in self.typed else string_forms(values)
         if texts is not None:
             schema["type"] = "STRING"
             schema.update({"format": "enum", "enum": texts})
@@ -221,6 +264,17 @@ class _Gemini:
                     f"tool {self.losses.tool.name!r}: Gemini rejects the property name {name!r} ({where}); "
                     f"names must match ^[A-Za-z_][A-Za-z0-9_]{{0,63}}$"
                 )
+
+
+#: Keywords that make a schema without ``type`` a container rather than any value.
+_STRUCTURE: Final = frozenset({"properties", "items", "prefixItems", "additionalProperties"})
+
+
+def _enum_values(schema: Schema) -> list[Any] | None:
+    """The values of an ``enum`` or ``const``, else ``None``."""
+    if isinstance(schema.get("enum"), list):
+        return list(schema["enum"])
+    return [schema["const"]] if "const" in schema else None
 
 
 def _split_null(schema: Schema) -> tuple[Schema, bool]:

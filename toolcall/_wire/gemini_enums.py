@@ -10,9 +10,10 @@ stringified an enum, so the dispatcher sees what the function takes.
 
 A place is restored only when the text has one meaning there: in a union
 whose other branch takes a string (``Level | str``) or any value, the text
-is left as it is, and the dispatcher reads it as that branch would. A string
-that is not one of the enum's texts is left as it is too, so the dispatcher
-reports its usual error.
+is left as it is, and the dispatcher reads it as that branch would (the
+Gemini pass declares no string enum in such a union; this holds for any
+declaration). A string that is not one of the enum's texts is left as it
+is too, so the dispatcher reports its usual error.
 """
 
 from __future__ import annotations
