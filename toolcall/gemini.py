@@ -12,6 +12,11 @@ The SDK's objects and plain dicts are read alike, in the SDK's snake_case or
 the REST API's camelCase (``functionCall``); no SDK is imported. The
 response object holds ``{"output": value}``, or ``{"error": line}`` for a
 failed call, as Gemini's documentation asks.
+
+Gemini's enums hold strings only, so ``emit`` declares an enum of integers
+(or other non-string scalars) as their JSON texts; the arguments the model
+sends with those texts are turned back into the values before dispatch
+(``toolcall._wire.gemini_enums``), with a table made once per tool.
 """
 
 from __future__ import annotations
@@ -19,13 +24,16 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from toolcall._once import OnceMap
 from toolcall._tool_calls import aoutcomes, data_reply, field, outcome
+from toolcall._toolset.toolset import LoadedTool, as_toolset, find_tool
 
 if TYPE_CHECKING:
     from google.genai.types import PartDict
 
     from toolcall._dispatch.result import Err, Ok
     from toolcall._toolset.toolset import Source
+    from toolcall._wire.gemini_enums import Restore
 
 __all__ = ["afunction_responses", "function_responses"]
 
@@ -44,10 +52,40 @@ def _function_calls(response: Any) -> list[Any]:
     return [call for call in calls if call is not None]
 
 
-def _call(function_call: Any) -> tuple[Any, Any]:
+#: Each tool's restorer of stringified enums (``None`` when its declaration has none), made on its first call.
+#: Keyed by the loaded tool (one per ``@tool`` declaration, by identity): it grows with the tools a process
+#: dispatches through Gemini, not with its calls, and a redefined tool is a new key.
+_RESTORERS: OnceMap[LoadedTool, Restore | None] = OnceMap()
+
+
+def _restorer(loaded: LoadedTool) -> Restore | None:
+    """The tool's restorer, from its Gemini declaration rendered once more with the stringified places recorded."""
+    from toolcall._render.canonical import parameters_schema
+    from toolcall._render.gemini import gemini_parameters
+    from toolcall._render.losses import Losses
+    from toolcall._wire.gemini_enums import enum_restorer
+
+    stringified: dict[tuple[str | int, ...], dict[str, Any]] = {}
+    try:
+        parameters = gemini_parameters(parameters_schema(loaded.ir), Losses(loaded.ir), stringified=stringified)
+    except ValueError:  # Gemini cannot take the tool (a property name it refuses): it declared no enum
+        return None
+    return enum_restorer(parameters, stringified) if parameters is not None and stringified else None
+
+
+def _arguments(source: Source, name: Any, args: Any) -> Any:
+    """``args`` with the enum texts Gemini sent turned back into the tool's values."""
+    loaded = find_tool(as_toolset(source), name)
+    if loaded is None:
+        return args  # the dispatcher answers UnknownTool
+    restore = _RESTORERS.get(loaded, _restorer)
+    return args if restore is None else restore(args)
+
+
+def _call(source: Source, function_call: Any) -> tuple[Any, Any]:
     """A call's ``(name, args)``: ``args`` is optional in Gemini's FunctionCall, for a tool without parameters."""
-    args = field(function_call, "args")
-    return field(function_call, "name"), {} if args is None else args
+    name, args = field(function_call, "name"), field(function_call, "args")
+    return name, {} if args is None else _arguments(source, name, args)
 
 
 def _part(function_call: Any, result: Ok[Any] | Err) -> PartDict:
@@ -66,9 +104,11 @@ def function_responses(source: Source, response: object, *, context: Mapping[str
     ``response`` is a ``GenerateContentResponse`` (its first candidate is
     read), a ``Content`` or a list of parts, as the SDK's objects or as plain
     dicts. Returns ``[]`` when the turn has no function call. A call with no
-    ``args`` is a call without arguments.
+    ``args`` is a call without arguments. Where the declaration turned an
+    enum of integers (or other non-string values) into strings, the strings
+    the model sends are turned back into the values before the call.
     """
-    return [_part(call, outcome(source, *_call(call), context)) for call in _function_calls(response)]
+    return [_part(call, outcome(source, *_call(source, call), context)) for call in _function_calls(response)]
 
 
 async def afunction_responses(
@@ -76,5 +116,5 @@ async def afunction_responses(
 ) -> list[PartDict]:
     """``function_responses`` for asyncio: the calls run concurrently, the parts keep their order."""
     function_calls = _function_calls(response)
-    results = await aoutcomes(source, [_call(call) for call in function_calls], context)
+    results = await aoutcomes(source, [_call(source, call) for call in function_calls], context)
     return [_part(call, result) for call, result in zip(function_calls, results, strict=True)]

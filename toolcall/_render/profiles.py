@@ -102,7 +102,7 @@ GEMINI: Final = Profile(
         | {"properties", "required", "anyOf"}
     ),
     formats=frozenset({"date", "date-time", "enum"}),
-    recursion=False,  # the Gemini pass inlines $defs, so it refuses recursion outright
+    recursion=False,  # the Gemini pass inlines $defs, unrolling a recursive type to a fixed depth
 )
 
 
