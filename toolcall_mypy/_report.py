@@ -83,6 +83,8 @@ def foreign_field(api: CheckerPluginInterface, finding: Finding, site: FieldSite
 def _emit(api: CheckerPluginInterface, finding: Finding, message: str, context: Context) -> None:
     code = codes.BY_FINDING[finding.code]
     if finding.severity == "note":
-        api.msg.note(message, context, code=code)  # shown, and mypy still exits 0
+        # Shown, and mypy still exits 0. Without a column: mypy's JSON output folds a note at an
+        # error's exact place into that error's hints, where it loses its code (``toolcall check``).
+        api.msg.note(message, Context(context.line, -1), code=code)
     else:
         api.fail(message, context, code=code)

@@ -210,6 +210,7 @@ PYRIGHT = {
 
         [tool.toolcall]
         strict = false
+        providers = ["openai", "anthropic"]
         exclude = ["app.legacy"]
         """,
     "app/__init__.py": "",
@@ -235,7 +236,8 @@ PYRIGHT = {
 
 
 def test_a_project_without_mypy_configuration_gets_its_toolcall_settings(tmp_path: Path) -> None:
-    # strict = false: no toolcall-strict for dict[str, int]; exclude: app.legacy's *numbers is not looked at.
+    # strict = false and no Gemini: no toolcall-strict for dict[str, int]; exclude: app.legacy's *numbers is not
+    # looked at.
     root = write(tmp_path / "project", PYRIGHT)
     result = check(root)
     assert (result.returncode, result.stdout, result.stderr) == (0, "", "")
@@ -250,9 +252,10 @@ def test_a_project_without_mypy_configuration_uses_the_defaults(tmp_path: Path) 
     assert result.returncode == 1
     assert [line.rsplit("  ", 1)[1] for line in result.stdout.splitlines()] == [
         "[toolcall-param]",  # app/legacy.py: *numbers
-        "[toolcall-strict]",  # app/tools.py: counts, under Anthropic strict
-        "[toolcall-strict]",  # and under OpenAI strict
+        "[toolcall-strict]",  # app/tools.py: counts' value type moved into Gemini's description (a note)
+        "[toolcall-strict]",  # and counts under OpenAI, Anthropic and MCP strict (an error)
     ]
+    assert [line.split(": ")[1] for line in result.stdout.splitlines()[1:]] == ["note", "error"]
 
 
 OTHER_CONFIG = {
@@ -268,6 +271,7 @@ OTHER_CONFIG = {
     "pyproject.toml": """\
         [tool.toolcall]
         strict = false
+        providers = ["openai", "anthropic", "mcp"]
         """,
     "app/__init__.py": "",
     "app/tools.py": '''\
