@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from toolcall._findings import Finding, FindingCode
     from toolcall_mypy._analysis.sites import FieldSite
 
-__all__ = ["at_node", "default", "field", "foreign_field", "name", "param", "strict", "text", "type_"]
+__all__ = ["at_node", "default", "example", "field", "foreign_field", "name", "param", "strict", "text", "type_"]
 
 Reporter = Callable[["CheckerPluginInterface", str, "Context"], None]
 
@@ -54,12 +54,18 @@ def default(api: CheckerPluginInterface, message: str, context: Context) -> None
     api.fail(message, context, code=codes.DEFAULT)
 
 
+def example(api: CheckerPluginInterface, message: str, context: Context) -> None:
+    """``toolcall-example``: an ``Examples:`` entry that is not JSON or that the dispatcher rejects."""
+    api.fail(message, context, code=codes.EXAMPLE)
+
+
 _REPORTERS: Final[dict[FindingCode, Reporter]] = {
     "toolcall-name": name,
     "toolcall-param": param,
     "toolcall-type": type_,
     "toolcall-strict": strict,
     "toolcall-default": default,
+    "toolcall-example": example,
 }
 
 

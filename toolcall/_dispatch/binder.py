@@ -32,7 +32,7 @@ import contextlib
 import copy
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -44,7 +44,7 @@ from toolcall._dispatch.result import Err, Ok
 from toolcall._exceptions import MissingInjectedError
 from toolcall._wire.scalars import Fail
 
-__all__ = ["MissingInjectedError", "Binder", "Rejected", "prepare", "reason_of"]
+__all__ = ["MissingInjectedError", "Binder", "Rejected", "generate", "prepare", "reason_of"]
 
 
 class Rejected(Exception):
@@ -79,14 +79,7 @@ def reason_of(fail: Fail) -> errors.Reason:
 
 def prepare(tool: ir.Tool, function: Callable[..., Any], classes: dict[str, Any], thread: bool) -> Binder:
     """Generate the run and bind functions of ``tool``."""
-    namespace = _namespace(tool, function)
-    source = CodeBuilder(f"<toolcall {tool.name}>", namespace)
-    coercers = Coercers(tool, classes, source)
-    _Writer(tool, source, coercers, _defaults(function)).write()
-    coercers.finish()
-    compiled = source.compile()
-    resolve_union_orders(compiled)
-    compiled["_checks"].problems = compiled["problems"]
+    compiled = generate(tool, function, Coercers, classes, _defaults(function))
     return Binder(
         run=compiled.get("run"),
         bind=compiled["bind"],
@@ -94,6 +87,29 @@ def prepare(tool: ir.Tool, function: Callable[..., Any], classes: dict[str, Any]
         thread=thread,
         source=compiled["__source__"],
     )
+
+
+def generate(
+    tool: ir.Tool,
+    function: Callable[..., Any],
+    coercers: type[Coercers],
+    classes: Mapping[str, Any],
+    defaults: dict[str, Any],
+) -> dict[str, Any]:
+    """Compile ``tool``'s ``run``, ``bind`` and ``problems``; the namespace that holds them.
+
+    ``coercers`` writes the type checks (``Coercers``, or a subclass that
+    needs no live class: ``toolcall._dispatch.examples``); ``defaults`` has
+    the object each optional parameter gets when it is left out.
+    """
+    source = CodeBuilder(f"<toolcall {tool.name}>", _namespace(tool, function))
+    writer = coercers(tool, classes, source)
+    _Writer(tool, source, writer, defaults).write()
+    writer.finish()
+    compiled = source.compile()
+    resolve_union_orders(compiled)
+    compiled["_checks"].problems = compiled["problems"]
+    return compiled
 
 
 _UNSET: Final = object()

@@ -114,16 +114,21 @@ class LoadedTool:
         return self._definitions.get((provider, strict), self._render)
 
     def description(self) -> dict[str, Any]:
-        """``{module, name, description, parameters}``, as ``describe`` lists it."""
+        """``{module, name, description, parameters[, examples]}``, as ``describe`` lists it."""
+        import json
+
         from toolcall._render.definitions import parameters_schema
 
         tool = self.ir
-        return {
+        described: dict[str, Any] = {
             "module": tool.module,
             "name": tool.name,
             "description": tool.description,
             "parameters": parameters_schema(tool),
         }
+        if tool.examples:  # only when there are: a tool without examples is described as before
+            described["examples"] = [json.loads(example) for example in tool.examples]
+        return described
 
     def single_toolset(self) -> Toolset:
         """The one-tool ``Toolset`` used when the function itself is the source."""
@@ -161,11 +166,13 @@ def _load(declaration: ToolDeclaration) -> LoadedTool:
     from toolcall._findings import warn_findings
     from toolcall._introspect import introspect
 
+    from toolcall._dispatch.examples import check_examples
+
     introspected = introspect(declaration)
-    warn_findings(introspected.findings, stacklevel=8)
-    return LoadedTool(
-        declaration, introspected.tool, classes=dict(introspected.classes), findings=introspected.findings
-    )
+    tool, rejected = check_examples(introspected.tool)  # as the plugin does before it writes the cache
+    findings = introspected.findings + rejected
+    warn_findings(findings, stacklevel=8)
+    return LoadedTool(declaration, tool, classes=dict(introspected.classes), findings=findings)
 
 
 class Toolset:
