@@ -163,10 +163,9 @@ def _load(declaration: ToolDeclaration) -> LoadedTool:
     cached = cache_entry(declaration)
     if cached is not None:
         return LoadedTool(declaration, cached.tool, classes=cached.classes, cached=True)
+    from toolcall._dispatch.examples import check_examples
     from toolcall._findings import warn_findings
     from toolcall._introspect import introspect
-
-    from toolcall._dispatch.examples import check_examples
 
     introspected = introspect(declaration)
     tool, rejected = check_examples(introspected.tool)  # as the plugin does before it writes the cache
