@@ -1,4 +1,4 @@
-"""``Examples:`` through mypy itself: a rejected example is a ``toolcall-example`` error at the tool, left out of the cache.
+"""``Examples:`` through mypy: a rejected example is a ``toolcall-example`` error at the tool, left out of the cache.
 
 Each test runs mypy with the plugin on a small project
 (``tests/plugin_project.py``), then Python in it: the IR the cache holds is
