@@ -146,15 +146,17 @@ def plan_ir() -> ir.Tool:
     from toolcall._declarations.tool import declaration_of
     from toolcall._introspect import introspect
 
-    return introspect(declaration_of(plan)).tool
+    declaration = declaration_of(plan)
+    assert declaration is not None
+    return introspect(declaration).tool
 
 
 def test_each_example_is_checked_as_the_dispatcher_checks_those_arguments() -> None:
     tool = plan_ir()
     checked, findings = check_examples(tool)
-    rejected = {2: {"city": "Oslo", "days": 9}, 3: {"city": "Oslo", "unit": "k", "extra": 1}, 4: {"days": 2}}
+    rejected: dict[int, Any] = {2: {"city": "Oslo", "days": 9}, 3: {"city": "Oslo", "unit": "k", "extra": 1}, 4: {"days": 2}}
     rejected[5] = {"city": "Oslo", "stops": [{"name": "Fram", "minutes": "ten"}]}
-    rejected[7] = ["Oslo"]  # type: ignore[assignment]
+    rejected[7] = ["Oslo"]
     assert [f.code for f in findings] == ["toolcall-example"] * 5
     for finding, (position, args) in zip(findings, rejected.items(), strict=True):
         with warnings.catch_warnings():
@@ -273,7 +275,7 @@ def test_anthropic_carries_the_examples_after_the_schema_and_strict() -> None:
 
 def test_no_other_provider_gets_the_examples() -> None:
     for provider in ("openai", "openai-responses", "mcp", "gemini"):
-        assert "example" not in json.dumps(toolcall.emit(weather, provider)), provider  # type: ignore[call-overload]
+        assert "example" not in json.dumps(toolcall.emit(weather, provider)), provider
 
 
 def test_a_tool_without_examples_has_no_input_examples_key() -> None:
