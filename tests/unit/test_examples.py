@@ -154,7 +154,11 @@ def plan_ir() -> ir.Tool:
 def test_each_example_is_checked_as_the_dispatcher_checks_those_arguments() -> None:
     tool = plan_ir()
     checked, findings = check_examples(tool)
-    rejected: dict[int, Any] = {2: {"city": "Oslo", "days": 9}, 3: {"city": "Oslo", "unit": "k", "extra": 1}, 4: {"days": 2}}
+    rejected: dict[int, Any] = {
+        2: {"city": "Oslo", "days": 9},
+        3: {"city": "Oslo", "unit": "k", "extra": 1},
+        4: {"days": 2},
+    }
     rejected[5] = {"city": "Oslo", "stops": [{"name": "Fram", "minutes": "ten"}]}
     rejected[7] = ["Oslo"]
     assert [f.code for f in findings] == ["toolcall-example"] * 5
