@@ -104,10 +104,10 @@ def test_a_rejected_example_is_an_error_at_the_tool_and_left_out_of_the_cache(tm
         "app/tools.py:19: error: plan: example 5 is not JSON: Expecting property name enclosed in double quotes: "
         "line 5 column 17 (char 181): write each example as a JSON object of arguments, one after another; "
         "it and the ones after it are left out  [toolcall-example]",
-        'app/tools.py:19: error: plan: example 2 is rejected by the dispatcher: invalid argument "days": '
+        'app/tools.py:19: error: plan: example 2 is rejected: invalid argument "days": '
         "out of range (must be at most 7), got 9; fix it to match the parameters or remove it from the Examples: "
         "section  [toolcall-example]",
-        'app/tools.py:19: error: plan: example 4 is rejected by the dispatcher: invalid argument "stops" at '
+        'app/tools.py:19: error: plan: example 4 is rejected: invalid argument "stops" at '
         "[0].minutes: a required field is missing (field 'minutes' is required); fix it to match the parameters "
         "or remove it from the Examples: section  [toolcall-example]",
     ], result.stdout

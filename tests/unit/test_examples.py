@@ -169,7 +169,7 @@ def test_each_example_is_checked_as_the_dispatcher_checks_those_arguments() -> N
         assert isinstance(result, toolcall.Err)
         assert finding.tool == "plan"
         assert finding.message == (
-            f"example {position} is rejected by the dispatcher: {result.error}; "
+            f"example {position} is rejected: {result.error}; "
             "fix it to match the parameters or remove it from the Examples: section"
         )
     assert checked.examples == (tool.examples[0], tool.examples[5])
@@ -205,8 +205,8 @@ def test_injected_parameters_and_kwargs_follow_the_dispatcher() -> None:
     checked, findings = check_examples(tool)
     assert checked.examples == ('{"x":1}',)
     assert [f.message.split(";")[0] for f in findings] == [
-        'example 2 is rejected by the dispatcher: unknown arguments "db": send only the parameters the tool declares',
-        'example 3 is rejected by the dispatcher: invalid argument "x": expected an integer, got "y"',
+        'example 2 is rejected: unknown arguments "db": send only the parameters the tool declares',
+        'example 3 is rejected: invalid argument "x": expected an integer, got "y"',
     ]
 
 
@@ -231,7 +231,7 @@ def test_introspection_warns_for_a_rejected_example_and_drops_it() -> None:
     assert texts == [
         "count: example 3 is not JSON: Expecting ',' delimiter: line 3 column 8 (char 29): write each example as a "
         "JSON object of arguments, one after another; it and the ones after it are left out [toolcall-example]",
-        'count: example 2 is rejected by the dispatcher: invalid argument "n": expected an integer, got "one"; '
+        'count: example 2 is rejected: invalid argument "n": expected an integer, got "one"; '
         "fix it to match the parameters or remove it from the Examples: section [toolcall-example]",
     ]
     assert described[0]["examples"] == [{"n": 1}]
@@ -315,3 +315,27 @@ def test_a_cache_entry_with_an_example_that_is_not_a_json_object_is_malformed(
     with pytest.raises(MalformedCacheError, match=problem.replace("(", r"\(").replace(")", r"\)")):
         _ir_fields(_cached(examples), "entry", {})
     _ir_fields(_cached(('{"a":1}',)), "entry", {})
+
+
+def test_a_null_for_an_optional_value_without_none_is_rejected_though_a_call_reads_it_as_the_default() -> None:
+    stop = ir.ObjectType(
+        "m:Stop", "typeddict", (ir.Field("name", ir.Primitive("str")), ir.Field("minutes", ir.Primitive("int"), False))
+    )
+    tool = ir.Tool(
+        "t",
+        "m",
+        "t",
+        "",
+        (
+            ir.Parameter("days", "positional_or_keyword", ir.Primitive("int"), required=False),
+            ir.Parameter("note", "positional_or_keyword", ir.UnionType((ir.Primitive("str"), ir.Primitive("none")))),
+            ir.Parameter("stop", "positional_or_keyword", stop, required=False),
+        ),
+        examples=('{"note":null}', '{"note":"x","days":null}', '{"note":null,"stop":{"name":"a","minutes":null}}'),
+    )
+    checked, findings = check_examples(tool)
+    assert checked.examples == ('{"note":null}',)
+    assert [f.message.split(";")[0] for f in findings] == [
+        'example 2 is rejected: invalid argument "days": expected an integer, got null',
+        'example 3 is rejected: invalid argument "stop" at minutes: expected an integer, got null',
+    ]

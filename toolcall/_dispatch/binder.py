@@ -39,7 +39,7 @@ from typing import Any, Final
 from toolcall import _ir as ir
 from toolcall import errors
 from toolcall._dispatch.codegen import CodeBuilder, is_safe_identifier
-from toolcall._dispatch.coercers import Coercers, accepts_null, resolve_union_orders
+from toolcall._dispatch.coercers import Coercers, resolve_union_orders
 from toolcall._dispatch.result import Err, Ok
 from toolcall._exceptions import MissingInjectedError
 from toolcall._wire.scalars import Fail
@@ -380,7 +380,7 @@ class _Writer:
             return
         add(2, f"if {key} in args:", f"    v = args[{key}]", "    n += 1")
         body = 3
-        if not accepts_null(parameter.type, self.defs):
+        if self.coercers.null_is_default(parameter.type):
             add(3, f"if v is None: v = {default}", "else:")  # a null for an optional parameter: its default
             body = 4
         self._checked(parameter, key, body, check)
@@ -483,7 +483,7 @@ class _Writer:
         if parameter.required:
             add(2, "if v is _NOT_SENT:", f"    problem_list.append(_MissingArgument({key}))")
             add(2, "elif v is not _UNREADABLE:")
-        elif accepts_null(parameter.type, self.defs):
+        elif not self.coercers.null_is_default(parameter.type):
             add(2, "if v is not _NOT_SENT and v is not _UNREADABLE:")
         else:  # a null means "use the default"
             add(2, "if v is not _NOT_SENT and v is not _UNREADABLE and v is not None:")

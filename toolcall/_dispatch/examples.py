@@ -8,7 +8,10 @@ with coercers that need no live class: an Enum's value is matched against
 the values the IR lists (the member is not looked up), a dataclass or
 NamedTuple is not built, and a custom type's coercion hook is not run. What
 those would reject (a ``__post_init__`` check, a hook's own refusal) is left
-to the call itself: checking a docstring never runs the tool's code.
+to the call itself: checking a docstring never runs the tool's code. One
+rule is the schema's rather than the call's: a null for an optional value
+whose type has no null is refused (a call may send it for "use the
+default"), since the provider checks examples against the schema.
 
 An example the dispatcher rejects is a ``toolcall-example`` finding naming
 its position and the dispatcher's error line, and it is left out of the IR,
@@ -43,7 +46,7 @@ def check_examples(tool: ir.Tool) -> tuple[ir.Tool, tuple[Finding, ...]]:
         try:
             bind(json.loads(example), _ANY_CONTEXT)
         except Rejected as rejected:
-            message = f"example {position} is rejected by the dispatcher: {rejected.error}; {_FIX}"
+            message = f"example {position} is rejected: {rejected.error}; {_FIX}"
             findings.append(Finding(EXAMPLE, message, tool.name))
         else:
             kept.append(example)
@@ -67,6 +70,11 @@ class _IrCoercers(Coercers):
 
     def _custom_hook(self, node: ir.CustomType) -> Any:
         return _unchanged
+
+    def null_is_default(self, node: ir.TypeNode) -> bool:
+        # A call may send null for "use the default"; an example is checked as the schema reads it, where a
+        # type without null has none (Anthropic refuses a request whose examples do not fit the schema).
+        return False
 
 
 class _BuildNothing(Mapping[str, Any]):
