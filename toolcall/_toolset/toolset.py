@@ -163,13 +163,16 @@ def _load(declaration: ToolDeclaration) -> LoadedTool:
     cached = cache_entry(declaration)
     if cached is not None:
         return LoadedTool(declaration, cached.tool, classes=cached.classes, cached=True)
-    from toolcall._dispatch.examples import check_examples
     from toolcall._findings import warn_findings
     from toolcall._introspect import introspect
 
     introspected = introspect(declaration)
-    tool, rejected = check_examples(introspected.tool)  # as the plugin does before it writes the cache
-    findings = introspected.findings + rejected
+    tool, findings = introspected.tool, introspected.findings
+    if tool.examples:  # checked as the plugin checks them before it writes the cache
+        from toolcall._dispatch.examples import check_examples
+
+        tool, rejected = check_examples(tool)
+        findings += rejected
     warn_findings(findings, stacklevel=8)
     return LoadedTool(declaration, tool, classes=dict(introspected.classes), findings=findings)
 
