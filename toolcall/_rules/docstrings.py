@@ -10,6 +10,8 @@ mypy plugin read docstrings the same way. Google (``Args:``), NumPy
 * An **entry** (a parameter's or an attribute's text) has its continuation
   lines joined with single spaces; blank-line-separated paragraphs inside an
   entry stay separate paragraphs.
+* The **examples** (``examples_of``) are the JSON objects of arguments in a
+  function's ``Examples:`` section, read one after another.
 """
 
 from __future__ import annotations
@@ -205,10 +207,10 @@ def examples_of(text: str | None) -> DocExamples:
     section = _read(text).examples
     if section is None or not section.lstrip().startswith("{"):
         return DocExamples()
-    return read_examples(section)
+    return _decoded(section)
 
 
-def read_examples(section: str) -> DocExamples:
+def _decoded(section: str) -> DocExamples:
     """Decode the JSON values of an ``Examples:`` section's text in sequence (``examples_of``)."""
     import json
 
