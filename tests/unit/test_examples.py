@@ -339,3 +339,7 @@ def test_a_null_for_an_optional_value_without_none_is_rejected_though_a_call_rea
         'example 2 is rejected: invalid argument "days": expected an integer, got null',
         'example 3 is rejected: invalid argument "stop" at minutes: expected an integer, got null',
     ]
+
+
+def test_the_singular_heading_is_read_too() -> None:
+    assert examples_of('Do it.\n\nExample:\n    {"a": 1}\n').examples == ('{"a":1}',)
