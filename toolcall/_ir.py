@@ -333,7 +333,12 @@ class NamedType:
 
 @dataclass(frozen=True, slots=True)
 class Tool:
-    """Everything the renderers and the dispatcher need to know about one tool."""
+    """Everything the renderers and the dispatcher need to know about one tool.
+
+    ``examples`` are the argument examples of its docstring that the
+    dispatcher accepts, each a JSON object as compact text, keys in the order
+    written.
+    """
 
     name: str
     module: str
@@ -343,6 +348,7 @@ class Tool:
     defs: tuple[NamedType, ...] = ()
     returns: TypeNode | None = None
     providers: tuple[str, ...] = ()
+    examples: tuple[str, ...] = ()
 
     def named_type(self, name: str) -> TypeNode:
         """The type behind ``RefType(name)``."""
@@ -492,6 +498,7 @@ _ENCODING: Final[dict[str, tuple[tuple[str, Any], ...]]] = {
         ("defs", ()),
         ("returns", None),
         ("providers", ()),
+        ("examples", ()),
         ("module", ""),
     ),
 }

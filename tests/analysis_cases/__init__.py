@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 
-_MODULES = ["shared", "tricky", "structs", "enums_more", "recursion", "edges", "refused"]
+_MODULES = ["shared", "tricky", "structs", "enums_more", "recursion", "edges", "refused", "examples"]
 if sys.version_info >= (3, 12):
     _MODULES.append("generics695")
 

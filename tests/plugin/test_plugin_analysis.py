@@ -44,7 +44,8 @@ from tests.inprocess_mypy import run_build
 from tests.paths import ROOT
 from toolcall import _ir as ir
 from toolcall._declarations.tool import module_tools
-from toolcall._introspect import introspect
+from toolcall._dispatch.examples import check_examples
+from toolcall._introspect import Introspected, introspect
 from toolcall_mypy._analysis.tool import Collected, collect_tool
 from toolcall_mypy._analysis.types import info_ref
 from toolcall_mypy._source.files import PARSED, ParseCache
@@ -194,10 +195,13 @@ def test_tools_sharing_a_module_s_sources_get_what_each_gets_alone(static: dict[
 
 
 def runtime(module: str, name: str) -> Any:
+    """Introspection with the check of the docstring's examples, as a toolset loads a tool."""
     (definition,) = [d for d in module_tools(module) if d.name == name]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return introspect(definition)
+        introspected = introspect(definition)
+    tool, rejected = check_examples(introspected.tool)
+    return Introspected(tool, introspected.findings + rejected, introspected.classes)
 
 
 def _findings(found: Any, module: str, tool: str, static_side: bool) -> list[tuple[str, str | None, str, str]]:

@@ -145,7 +145,11 @@ def test_a_primitive_is_its_name_and_a_default_its_json_text() -> None:
 #: defaults last): the trailing defaults left out, the middle ones written.
 RECORDS: list[tuple[Any, Any]] = [
     (ir.Tool("t", "", "C.t", "Do it.", ()), ["t", "C.t", "Do it.", []]),
-    (ir.Tool("t", "m", "t", "", ()), ["t", "t", "", [], [], None, [], "m"]),  # the module last: a file names it
+    (ir.Tool("t", "m", "t", "", ()), ["t", "t", "", [], [], None, [], [], "m"]),  # the module last: a file names it
+    (
+        ir.Tool("t", "", "t", "", (), examples=('{"b":1,"a":[]}',)),
+        ["t", "t", "", [], [], None, [], ['{"b":1,"a":[]}']],
+    ),
     (
         ir.Tool("t", "", "t", "", (), providers=("m:Types",)),
         ["t", "t", "", [], [], None, ["m:Types"]],
@@ -186,7 +190,7 @@ def test_a_record_with_every_field_written_out_decodes_to_the_same() -> None:
     """Only the encoder leaves trailing defaults out: the decoder takes them written out too."""
     tool = ir.Tool("t", "", "t", "", (ir.Parameter("a", "keyword_only", ir.ArrayType(ir.Primitive("int"))),))
     written = ["t", "t", "", [["a", ["array", "int", "list"], None, "keyword_only", True, None, False]], [], None, []]
-    assert ir.from_json([*written, ""]) == tool
+    assert ir.from_json([*written, [], ""]) == tool
     assert ir.from_json(written) == tool
     assert ir.from_json(["t", "t", "", [["a", ["array", "int"], None, "positional_or_keyword"]]]) == (
         ir.from_json(["t", "t", "", [["a", ["array", "int"]]]])
@@ -199,7 +203,7 @@ TOOL = ["t", "t", "", []]
 PARAMETER = ["a", "int", None, "keyword_only"]
 REFUSED: list[tuple[str, Any, type[Any]]] = [
     # An array longer than the record's fields.
-    ("a tool with a ninth field", [*TOOL, [], None, [], "", "extra"], ir.Tool),
+    ("a tool with a tenth field", [*TOOL, [], None, [], [], "", "extra"], ir.Tool),
     ("a parameter with an eighth field", [*PARAMETER, True, None, False, "extra"], ir.Parameter),
     ("a constraints with a ninth field", [None] * 9, ir.Constraints),
     ("a field with a sixth field", ["x", "int", None, True, None, "extra"], ir.Field),
@@ -235,7 +239,7 @@ def test_the_refused_cases_differ_from_a_valid_ir_only_where_they_say() -> None:
     assert ir.from_json([*TOOL[:3], [PARAMETER]]) == ir.Tool(
         "t", "", "t", "", (ir.Parameter("a", "keyword_only", ir.Primitive("int")),)
     )
-    assert ir.from_json([*TOOL, [], None, [], ""]) == ir.from_json(TOOL)  # eight fields: the most a tool has
+    assert ir.from_json([*TOOL, [], None, [], [], ""]) == ir.from_json(TOOL)  # nine fields: the most a tool has
     assert ir.from_json([*PARAMETER, True, None, False], ir.Parameter).injected is False
     assert ir.from_json([None] * 8, ir.Constraints) == ir.Constraints()
     assert ir.from_json(["x", "int", None, True, None], ir.Field) == ir.Field("x", ir.Primitive("int"))

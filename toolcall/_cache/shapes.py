@@ -370,6 +370,10 @@ def _ir_fields(root: Any, what: str, shared: _Shared) -> None:
             _json_text(node.json, f"{what}: a default")
         elif type(node) is ir.CustomType and type(_json_text(node.schema, f"{what}: a custom schema")) is not dict:
             raise MalformedCacheError(f"{what}: the custom schema of {_show(node.ref)} is not an object")
+        elif type(node) is ir.Tool:
+            for position, example in enumerate(node.examples, 1):
+                if type(_json_text(example, f"{what}: example {position}")) is not dict:
+                    raise MalformedCacheError(f"{what}: example {position} is not an object")
 
 
 def _json_text(text: str, what: str) -> Any:

@@ -32,19 +32,19 @@ import contextlib
 import copy
 import functools
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
 from toolcall import _ir as ir
 from toolcall import errors
 from toolcall._dispatch.codegen import CodeBuilder, is_safe_identifier
-from toolcall._dispatch.coercers import Coercers, accepts_null, resolve_union_orders
+from toolcall._dispatch.coercers import Coercers, resolve_union_orders
 from toolcall._dispatch.result import Err, Ok
 from toolcall._exceptions import MissingInjectedError
 from toolcall._wire.scalars import Fail
 
-__all__ = ["MissingInjectedError", "Binder", "Rejected", "prepare", "reason_of"]
+__all__ = ["MissingInjectedError", "Binder", "Rejected", "generate", "prepare", "reason_of"]
 
 
 class Rejected(Exception):
@@ -79,14 +79,7 @@ def reason_of(fail: Fail) -> errors.Reason:
 
 def prepare(tool: ir.Tool, function: Callable[..., Any], classes: dict[str, Any], thread: bool) -> Binder:
     """Generate the run and bind functions of ``tool``."""
-    namespace = _namespace(tool, function)
-    source = CodeBuilder(f"<toolcall {tool.name}>", namespace)
-    coercers = Coercers(tool, classes, source)
-    _Writer(tool, source, coercers, _defaults(function)).write()
-    coercers.finish()
-    compiled = source.compile()
-    resolve_union_orders(compiled)
-    compiled["_checks"].problems = compiled["problems"]
+    compiled = generate(tool, function, Coercers, classes, _defaults(function))
     return Binder(
         run=compiled.get("run"),
         bind=compiled["bind"],
@@ -94,6 +87,29 @@ def prepare(tool: ir.Tool, function: Callable[..., Any], classes: dict[str, Any]
         thread=thread,
         source=compiled["__source__"],
     )
+
+
+def generate(
+    tool: ir.Tool,
+    function: Callable[..., Any],
+    coercers: type[Coercers],
+    classes: Mapping[str, Any],
+    defaults: dict[str, Any],
+) -> dict[str, Any]:
+    """Compile ``tool``'s ``run``, ``bind`` and ``problems``; the namespace that holds them.
+
+    ``coercers`` writes the type checks (``Coercers``, or a subclass that
+    needs no live class: ``toolcall._dispatch.examples``); ``defaults`` has
+    the object each optional parameter gets when it is left out.
+    """
+    source = CodeBuilder(f"<toolcall {tool.name}>", _namespace(tool, function))
+    writer = coercers(tool, classes, source)
+    _Writer(tool, source, writer, defaults).write()
+    writer.finish()
+    compiled = source.compile()
+    resolve_union_orders(compiled)
+    compiled["_checks"].problems = compiled["problems"]
+    return compiled
 
 
 _UNSET: Final = object()
@@ -364,7 +380,7 @@ class _Writer:
             return
         add(2, f"if {key} in args:", f"    v = args[{key}]", "    n += 1")
         body = 3
-        if not accepts_null(parameter.type, self.defs):
+        if self.coercers.null_is_default(parameter.type):
             add(3, f"if v is None: v = {default}", "else:")  # a null for an optional parameter: its default
             body = 4
         self._checked(parameter, key, body, check)
@@ -467,7 +483,7 @@ class _Writer:
         if parameter.required:
             add(2, "if v is _NOT_SENT:", f"    problem_list.append(_MissingArgument({key}))")
             add(2, "elif v is not _UNREADABLE:")
-        elif accepts_null(parameter.type, self.defs):
+        elif not self.coercers.null_is_default(parameter.type):
             add(2, "if v is not _NOT_SENT and v is not _UNREADABLE:")
         else:  # a null means "use the default"
             add(2, "if v is not _NOT_SENT and v is not _UNREADABLE and v is not None:")

@@ -173,6 +173,10 @@ class Coercers:
             self._emit_wrapper(name, node)
             self.source.end()
 
+    def null_is_default(self, node: ir.TypeNode) -> bool:
+        """Whether a null for an optional value of type ``node`` means "use the default" (its type has no null)."""
+        return not accepts_null(node, self.defs)
+
     def native_kinds(self, node: ir.TypeNode, seen: frozenset[str] = frozenset()) -> frozenset[str]:
         """The JSON kinds a node accepts without conversion (for union branch order)."""
         if isinstance(node, ir.Primitive):
@@ -362,7 +366,7 @@ class Coercers:
             return
         add(1, f"{var} = o{var} = _ABSENT", f"if {key} in v:", "    n += 1", f"    {var} = o{var} = v[{key}]")
         body = 2
-        if not accepts_null(field.type, self.defs):
+        if self.null_is_default(field.type):
             add(2, f"if {var} is None:", f"    {var} = _ABSENT", "else:")  # null: "use the default"
             body = 3
         add(body, "try:")

@@ -7,6 +7,8 @@ description, first that exists wins: ``Param(description=...)``
 on the parameter's annotation (also through ``X | None``; ``""`` stops the
 fallback); the docstring's entry; the docstring description of the declared
 class (TypedDict, dataclass, NamedTuple, Enum), also through ``X | None``.
+The docstring's ``Examples:`` are read into the IR as written (the
+dispatcher's check of them is the caller's: ``toolcall._dispatch.examples``).
 The return type is best effort: one no schema describes gives ``returns=None``
 and no error, and its findings are not reported (they concern no input).
 """
@@ -31,7 +33,7 @@ from toolcall._introspect.metadata import declared_description
 from toolcall._introspect.types import Walker
 from toolcall._rules.defaults import default_for
 from toolcall._rules.descriptions import parameter_description
-from toolcall._rules.docstrings import ParsedDocstring, parse_docstring
+from toolcall._rules.docstrings import ParsedDocstring, examples_of, parse_docstring
 from toolcall._rules.tool_rules import (
     assemble_tool,
     claimed,
@@ -39,6 +41,7 @@ from toolcall._rules.tool_rules import (
     is_required,
     stray_entries,
     unannotated_parameter,
+    unreadable_examples,
 )
 
 __all__ = ["ToolParts", "build_tool"]
@@ -84,6 +87,8 @@ def build_tool(declaration: ToolDeclaration) -> ToolParts:
         findings.extend(_claimed(walker, declaration.name, param.name))
     findings.extend(stray_entries(doc.params, signature.parameters, declaration.name))
     returns = _returns(walker, hints.get("return", _NO_ANNOTATION))
+    examples = examples_of(fn.__doc__)
+    findings.extend(unreadable_examples(examples.problem, declaration.name))
     tool = assemble_tool(
         name=declaration.name,
         module=declaration.module,
@@ -94,6 +99,7 @@ def build_tool(declaration: ToolDeclaration) -> ToolParts:
         defs=walker.defs,
         returns=returns,
         providers=walker.providers_used,
+        examples=examples.examples,
     )
     return ToolParts(tool, tuple(findings), dict(walker.classes))
 

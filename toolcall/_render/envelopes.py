@@ -1,11 +1,14 @@
 """The provider envelopes around a tool's schema.
 
 An empty tool description is left out (every envelope has it optional), so
-a provider never sees ``"description": ""``.
+a provider never sees ``"description": ""``. Only Anthropic's envelope
+carries a tool's argument examples (``input_examples``): no other provider's
+tool definition has a place for them.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from toolcall import _ir as ir
@@ -29,10 +32,16 @@ def openai_responses(tool: ir.Tool, parameters: Schema, strict: bool) -> dict[st
 
 
 def anthropic(tool: ir.Tool, input_schema: Schema, strict: bool) -> dict[str, Any]:
-    """Messages API tool: ``input_schema``, and ``strict: true`` only when strict."""
+    """Messages API tool: ``input_schema``, ``strict: true`` only when strict, then ``input_examples`` if any.
+
+    The examples come last: the bulkiest part, after everything that says
+    what the tool takes.
+    """
     definition = {**_named(tool), "input_schema": input_schema}
     if strict:
         definition["strict"] = True
+    if tool.examples:
+        definition["input_examples"] = [json.loads(example) for example in tool.examples]
     return definition
 
 

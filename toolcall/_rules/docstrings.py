@@ -10,6 +10,8 @@ mypy plugin read docstrings the same way. Google (``Args:``), NumPy
 * An **entry** (a parameter's or an attribute's text) has its continuation
   lines joined with single spaces; blank-line-separated paragraphs inside an
   entry stay separate paragraphs.
+* The **examples** (``examples_of``) are the JSON objects of arguments in a
+  function's ``Examples:`` section, read one after another.
 """
 
 from __future__ import annotations
@@ -23,7 +25,16 @@ from typing import TYPE_CHECKING, Any, Final
 if TYPE_CHECKING:
     import ast
 
-__all__ = ["ParsedDocstring", "attribute_docs", "clean_entry", "description_of", "field_docstrings", "parse_docstring"]
+__all__ = [
+    "DocExamples",
+    "ParsedDocstring",
+    "attribute_docs",
+    "clean_entry",
+    "description_of",
+    "examples_of",
+    "field_docstrings",
+    "parse_docstring",
+]
 
 # docstring_parser's kinds (the first word of ``meta.args``) for parameters
 # and for class attributes; anything else (returns, raises, ...) is ignored.
@@ -78,6 +89,7 @@ class _Read:
     description: str = ""
     params: tuple[tuple[str, str], ...] = ()
     attributes: tuple[tuple[str, str], ...] = ()
+    examples: str | None = None
 
 
 _NOTHING: Final = _Read()
@@ -96,13 +108,16 @@ def _read_text(text: str) -> _Read:
     parsed = _parse(text)
     params: dict[str, str] = {}
     attributes: dict[str, str] = {}
+    examples: str | None = None
     for meta in parsed.meta:
         kind = meta.args[0] if meta.args else None
         if kind in _PARAM_KINDS:
             _add_entry(params, meta)
         elif kind in _ATTRIBUTE_KINDS:
             _add_entry(attributes, meta)
-    return _Read(_description(parsed), tuple(params.items()), tuple(attributes.items()))
+        elif kind == "examples" and examples is None:
+            examples = meta.description
+    return _Read(_description(parsed), tuple(params.items()), tuple(attributes.items()), examples)
 
 
 def _parse(text: str) -> Any:
@@ -165,3 +180,64 @@ def field_docstrings(body: list[ast.stmt]) -> dict[str, str]:
             if text is not None:
                 docs[statement.target.id] = text
     return docs
+
+
+@dataclass(frozen=True)
+class DocExamples:
+    """The argument examples of a tool's ``Examples:`` section.
+
+    ``examples`` holds each example as compact JSON text, keys in the order
+    written; ``problem`` says why the text after the last one could not be
+    read (``None`` when all of it was), naming that example's position.
+    """
+
+    examples: tuple[str, ...] = ()
+    problem: str | None = None
+
+
+def examples_of(text: str | None) -> DocExamples:
+    """The examples of a function docstring's ``Examples:`` section (Google, or NumPy ``Examples``).
+
+    The section holds JSON values one after another, separated by
+    whitespace: one object per line, or objects spread over several lines
+    (blank lines between them read well). A section whose text does not
+    start with ``{`` (a doctest, prose) is not argument examples and gives
+    nothing. Reading stops at the first text that is not JSON.
+    """
+    section = _read(text).examples
+    if section is None or not section.lstrip().startswith("{"):
+        return DocExamples()
+    return _decoded(section)
+
+
+def _decoded(section: str) -> DocExamples:
+    """Decode the JSON values of an ``Examples:`` section's text in sequence (``examples_of``)."""
+    import json
+
+    decoder = json.JSONDecoder(object_pairs_hook=_unique_keys, parse_constant=_not_json)
+    found: list[str] = []
+    at, end = 0, len(section)
+    while True:
+        while at < end and section[at].isspace():
+            at += 1
+        if at == end:
+            return DocExamples(tuple(found))
+        try:
+            value, at = decoder.raw_decode(section, at)
+            found.append(json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
+        except (ValueError, RecursionError) as exc:
+            # ValueError covers bad syntax, a repeated key, an int past the digit limit and 1e400 (inf).
+            reason = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc)
+            return DocExamples(tuple(found), f"example {len(found) + 1} is not JSON: {reason}")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    made = dict(pairs)
+    if len(made) != len(pairs):
+        repeated = next(key for index, (key, _) in enumerate(pairs) if key in dict(pairs[:index]))
+        raise ValueError(f"the key {repeated!r} appears twice")
+    return made
+
+
+def _not_json(name: str) -> Any:
+    raise ValueError(f"{name} is not JSON")

@@ -12,6 +12,9 @@ tool with these rules:
 * a docstring entry naming no parameter is a ``toolcall-param`` finding;
 * a finding of a parameter's type walk is the tool's, about that parameter
   (unless it names one itself);
+* an ``Examples:`` section that stops being JSON is a ``toolcall-example``
+  finding, and the examples from there on are left out (the dispatcher's
+  check of the others is ``toolcall._dispatch.examples``);
 * the tool's description follows ``descriptions.tool_description``; its
   unrolled copies of named types are folded into references (``toolcall._rules.folding``),
   in its parameters, its return type and each other.
@@ -23,7 +26,7 @@ import dataclasses
 from collections.abc import Container, Iterable, Mapping, Sequence
 
 from toolcall import _ir as ir
-from toolcall._findings import PARAM, Finding
+from toolcall._findings import EXAMPLE, PARAM, Finding
 from toolcall._rules import messages
 from toolcall._rules.descriptions import tool_description
 from toolcall._rules.folding import fold, fold_defs
@@ -35,6 +38,7 @@ __all__ = [
     "is_required",
     "stray_entries",
     "unannotated_parameter",
+    "unreadable_examples",
 ]
 
 
@@ -61,6 +65,14 @@ def stray_entries(documented: Iterable[str], parameters: Container[str], tool: s
     return [Finding(PARAM, messages.stray_entry(name), tool) for name in documented if name not in parameters]
 
 
+def unreadable_examples(problem: str | None, tool: str | None = None) -> list[Finding]:
+    """The finding of an ``Examples:`` section whose text stops being JSON (``problem`` says where), if it does."""
+    if problem is None:
+        return []
+    fix = "write each example as a JSON object of arguments, one after another; it and the ones after it are left out"
+    return [Finding(EXAMPLE, f"{problem}: {fix}", tool)]
+
+
 def claimed(finding: Finding, tool: str, parameter: str | None) -> Finding:
     """A finding of ``parameter``'s type walk as the tool reports it: ``tool``'s, about ``parameter`` (or its own)."""
     return dataclasses.replace(finding, tool=tool, parameter=finding.parameter or parameter)
@@ -77,6 +89,7 @@ def assemble_tool(
     defs: Mapping[str, ir.TypeNode],
     returns: ir.TypeNode | None,
     providers: Sequence[str],
+    examples: Sequence[str] = (),
 ) -> ir.Tool:
     """The tool's IR: ``description`` (``@tool(description=...)``) or ``documented``; ``defs`` folded in."""
     folded = fold_defs(defs)
@@ -93,4 +106,5 @@ def assemble_tool(
         defs=tuple(ir.NamedType(def_name, body) for def_name, body in folded.items()),
         returns=returns,
         providers=tuple(providers),
+        examples=tuple(examples),
     )

@@ -115,16 +115,21 @@ class LoadedTool:
         return self._definitions.get((provider, strict), self._render)
 
     def description(self) -> dict[str, Any]:
-        """``{module, name, description, parameters}``, as ``describe`` lists it."""
+        """``{module, name, description, parameters[, examples]}``, as ``describe`` lists it."""
+        import json
+
         from toolcall._render.definitions import parameters_schema
 
         tool = self.ir
-        return {
+        described: dict[str, Any] = {
             "module": tool.module,
             "name": tool.name,
             "description": tool.description,
             "parameters": parameters_schema(tool),
         }
+        if tool.examples:  # only when there are: a tool without examples is described as before
+            described["examples"] = [json.loads(example) for example in tool.examples]
+        return described
 
     def single_toolset(self) -> Toolset:
         """The one-tool ``Toolset`` used when the function itself is the source."""
@@ -163,10 +168,14 @@ def _load(declaration: ToolDeclaration) -> LoadedTool:
     from toolcall._introspect import introspect
 
     introspected = introspect(declaration)
-    warn_findings(introspected.findings, stacklevel=8)
-    return LoadedTool(
-        declaration, introspected.tool, classes=dict(introspected.classes), findings=introspected.findings
-    )
+    tool, findings = introspected.tool, introspected.findings
+    if tool.examples:  # checked as the plugin checks them before it writes the cache
+        from toolcall._dispatch.examples import check_examples
+
+        tool, rejected = check_examples(tool)
+        findings += rejected
+    warn_findings(findings, stacklevel=8)
+    return LoadedTool(declaration, tool, classes=dict(introspected.classes), findings=findings)
 
 
 class Toolset:

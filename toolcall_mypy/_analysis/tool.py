@@ -7,7 +7,8 @@ from mypy's ``FuncDef`` and the source. Parameters in signature order
 kept out of schemas, an unannotated one ``{}``); descriptions, first that
 exists wins: ``Param(description=...)``, the docstring entry, the declared
 class's docstring (also through ``X | None``); defaults by the shared
-default rules; the return type best effort. Nothing
+default rules; the docstring's ``Examples:``, checked by the dispatcher's
+rules (``toolcall._dispatch.examples``); the return type best effort. Nothing
 is reported here: each finding comes with the node the hook layer reports it
 at (the parameter, its default, or the function for tool-level findings),
 and a finding about a class's field with that field's site (``sites``).
@@ -49,7 +50,7 @@ from toolcall import _ir as ir
 from toolcall._findings import PARAM, TYPE, Finding
 from toolcall._rules import messages
 from toolcall._rules.descriptions import parameter_description
-from toolcall._rules.docstrings import ParsedDocstring, parse_docstring
+from toolcall._rules.docstrings import ParsedDocstring, examples_of, parse_docstring
 from toolcall._rules.tool_rules import (
     assemble_tool,
     claimed,
@@ -57,6 +58,7 @@ from toolcall._rules.tool_rules import (
     is_required,
     stray_entries,
     unannotated_parameter,
+    unreadable_examples,
 )
 from toolcall_mypy._analysis.defaults import default_outcome, from_expression
 from toolcall_mypy._analysis.sites import FieldSite
@@ -190,10 +192,26 @@ def _collect(
         if parameter is not None:
             parameters.append(parameter)
     names = {argument.variable.name for argument in func.arguments}
-    state.add(stray_entries(state.doc.params, names), func if context is None else context)
+    at = func if context is None else context
+    state.add(stray_entries(state.doc.params, names), at)
     returns = _returns(state, signature)
-    tool = None if state.refused else _assemble(state, module, description, parameters, returns)
-    return tool, tuple(state.findings)
+    examples = examples_of(docstring)
+    state.add(unreadable_examples(examples.problem), at)
+    if state.refused:
+        return None, tuple(state.findings)
+    tool = _assemble(state, module, description, parameters, returns, examples.examples)
+    return _checked_examples(state, tool, at), tuple(state.findings)
+
+
+def _checked_examples(state: _Tool, tool: ir.Tool, at: Context) -> ir.Tool:
+    """``tool`` without the examples the dispatcher rejects; a finding for each, at the tool."""
+    if not tool.examples:
+        return tool
+    from toolcall._dispatch.examples import check_examples  # only a tool with examples pays for the dispatcher
+
+    checked, rejected = check_examples(tool)
+    state.add(rejected, at)
+    return checked
 
 
 def _read_tool_docstrings(where: ModuleSource) -> None:
@@ -353,6 +371,7 @@ def _assemble(
     description: str | None,
     parameters: list[ir.Parameter],
     returns: ir.TypeNode | None,
+    examples: tuple[str, ...],
 ) -> ir.Tool:
     fullname = state.func.fullname
     qualname = fullname[len(module) + 1 :] if fullname.startswith(module + ".") else state.func.name
@@ -366,4 +385,5 @@ def _assemble(
         defs=state.walker.defs,
         returns=returns,
         providers=state.walker.providers_used,
+        examples=examples,
     )
