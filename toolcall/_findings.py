@@ -19,6 +19,7 @@ from toolcall._warning import ToolcallWarning
 __all__ = [
     "CODES",
     "DEFAULT",
+    "DOC",
     "FIX_HINT",
     "NAME",
     "PARAM",
@@ -31,14 +32,17 @@ __all__ = [
     "warn_findings",
 ]
 
-FindingCode = Literal["toolcall-name", "toolcall-param", "toolcall-type", "toolcall-strict", "toolcall-default"]
+FindingCode = Literal[
+    "toolcall-name", "toolcall-param", "toolcall-type", "toolcall-strict", "toolcall-default", "toolcall-doc"
+]
 
 NAME: Final = "toolcall-name"
 PARAM: Final = "toolcall-param"
 TYPE: Final = "toolcall-type"
 STRICT: Final = "toolcall-strict"
 DEFAULT: Final = "toolcall-default"
-CODES: Final[tuple[FindingCode, ...]] = (NAME, PARAM, TYPE, STRICT, DEFAULT)
+DOC: Final = "toolcall-doc"  # off unless enabled: only the plugin reports it
+CODES: Final[tuple[FindingCode, ...]] = (NAME, PARAM, TYPE, STRICT, DEFAULT, DOC)
 
 #: How to fix a type with no schema, the end of every such ``toolcall-type`` message.
 FIX_HINT: Final = (

@@ -1,4 +1,4 @@
-"""The plugin's five error codes, registered with mypy when this module is imported.
+"""The plugin's error codes, registered with mypy when this module is imported.
 
 mypy validates ``disable_error_code`` / ``enable_error_code`` and
 ``# type: ignore[...]`` against its registry of codes, and it loads plugins
@@ -16,7 +16,7 @@ from mypy.errorcodes import ErrorCode
 
 from toolcall import _findings as findings
 
-__all__ = ["BY_FINDING", "CATEGORY", "DEFAULT", "NAME", "PARAM", "STRICT", "TYPE"]
+__all__ = ["BY_FINDING", "CATEGORY", "DEFAULT", "DOC", "NAME", "PARAM", "STRICT", "TYPE"]
 
 CATEGORY: Final = "toolcall"
 
@@ -25,6 +25,10 @@ PARAM: Final = ErrorCode(findings.PARAM, "A parameter a model cannot send, or a 
 TYPE: Final = ErrorCode(findings.TYPE, "A tool parameter type no JSON Schema describes", CATEGORY)
 STRICT: Final = ErrorCode(findings.STRICT, "What a provider's strict mode cannot express", CATEGORY)
 DEFAULT: Final = ErrorCode(findings.DEFAULT, "A tool parameter default that is dropped or loses precision", CATEGORY)
+# Off unless enabled (enable_error_code): many projects leave some parameters undocumented on purpose.
+DOC: Final = ErrorCode(
+    findings.DOC, "A missing, lost or too long tool or parameter description", CATEGORY, default_enabled=False
+)
 
 #: The mypy code of each finding code.
 BY_FINDING: Final[dict[findings.FindingCode, ErrorCode]] = {
@@ -33,4 +37,5 @@ BY_FINDING: Final[dict[findings.FindingCode, ErrorCode]] = {
     findings.TYPE: TYPE,
     findings.STRICT: STRICT,
     findings.DEFAULT: DEFAULT,
+    findings.DOC: DOC,
 }

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from toolcall._findings import Finding, FindingCode
     from toolcall_mypy._analysis.sites import FieldSite
 
-__all__ = ["at_node", "default", "field", "foreign_field", "name", "param", "strict", "text", "type_"]
+__all__ = ["at_node", "default", "doc", "field", "foreign_field", "name", "param", "strict", "text", "type_"]
 
 Reporter = Callable[["CheckerPluginInterface", str, "Context"], None]
 
@@ -54,12 +54,18 @@ def default(api: CheckerPluginInterface, message: str, context: Context) -> None
     api.fail(message, context, code=codes.DEFAULT)
 
 
+def doc(api: CheckerPluginInterface, message: str, context: Context) -> None:
+    """``toolcall-doc`` (off unless enabled): a missing, lost or too long description."""
+    api.fail(message, context, code=codes.DOC)
+
+
 _REPORTERS: Final[dict[FindingCode, Reporter]] = {
     "toolcall-name": name,
     "toolcall-param": param,
     "toolcall-type": type_,
     "toolcall-strict": strict,
     "toolcall-default": default,
+    "toolcall-doc": doc,
 }
 
 
