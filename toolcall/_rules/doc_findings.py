@@ -148,7 +148,12 @@ def _lost_messages(text: str) -> Iterator[str]:
         if line in numpy and _UNDERLINE.fullmatch(following):
             heading, in_run = line, False
             continue
-        if _UNDERLINE.fullmatch(line) and previous in numpy:
+        if _UNDERLINE.fullmatch(line):  # a heading's underline
+            continue
+        if _UNDERLINE.fullmatch(following) and not raw[:1].isspace():
+            # NumPy reads an unknown section's lines as entries (for no parameter): its text is lost all the same.
+            heading, in_run = line, True
+            yield _lost_message(raw, heading, following)
             continue
         if _kept(line, kept):
             in_run = False
