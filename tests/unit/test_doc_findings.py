@@ -236,6 +236,12 @@ def test_an_unknown_numpy_section_loses_its_text() -> None:
     )
 
 
+def test_a_heading_inside_the_description_is_kept() -> None:
+    text = "Search.\n\nDetails\n-------\nNewest first.\n\nArgs:\n    query: What.\n    limit: How many.\n"
+    assert parse_docstring(text).description == "Search.\n\nDetails\n-------\nNewest first."
+    assert messages(text) == []
+
+
 def test_an_entry_the_parser_cannot_read() -> None:
     text = "Search.\n\nArgs:\n    query What to find, no colon\n    limit: How many.\n"
     assert parse_docstring(text) == parse_docstring("Search.")  # the whole section is lost

@@ -150,7 +150,7 @@ def _lost_messages(text: str) -> Iterator[str]:
             continue
         if _UNDERLINE.fullmatch(line):  # a heading's underline
             continue
-        if _UNDERLINE.fullmatch(following) and not raw[:1].isspace():
+        if _UNDERLINE.fullmatch(following) and not raw[:1].isspace() and f"{line} {following}" not in kept.description:
             # NumPy reads an unknown section's lines as entries (for no parameter): its text is lost all the same.
             heading, in_run = line, True
             yield _lost_message(raw, heading, following)
@@ -182,11 +182,15 @@ def _words_kept(text: str, kept: _Kept) -> bool:
 
 
 class _Kept:
-    """What the parser kept of a docstring: its texts (whitespace collapsed, ``\\0`` between) and their words."""
+    """What the parser kept of a docstring: its texts (whitespace collapsed, ``\\0`` between) and their words.
+
+    ``description`` is the first text, the docstring's description.
+    """
 
     def __init__(self, texts: tuple[str, ...]) -> None:
         self.text = "\0".join(" ".join(piece.split()) for piece in texts)
         self.words = frozenset(_WORDS.split(self.text))
+        self.description = " ".join(texts[0].split()) if texts else ""
 
 
 def _lost_message(line: str, heading: str | None, following: str) -> str:
