@@ -149,6 +149,20 @@ CLEAN = {
     str
         The results.
     """,
+    "numpy-warns": """Search the catalogue.
+
+    Parameters
+    ----------
+    query : str
+        What to find.
+    limit : int
+        How many.
+
+    Warns
+    -----
+    UserWarning
+        When the catalogue is stale.
+    """,
     "sphinx": """Search the catalogue.
 
     :param query: What to find.

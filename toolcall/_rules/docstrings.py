@@ -66,7 +66,6 @@ NOTE_TITLES: Final = (
     "Notes",
     "Warning",
     "Warnings",
-    "Warns",
     "Todo",
     "See Also",
     "References",
@@ -184,6 +183,7 @@ def _google_parser() -> Any:
         google.Section("Return", "returns", google.SectionType.SINGULAR_OR_MULTIPLE),
         google.Section("Yield", "yields", google.SectionType.SINGULAR_OR_MULTIPLE),
         google.Section("Raise", "raises", google.SectionType.MULTIPLE),
+        google.Section("Warns", "warns", google.SectionType.MULTIPLE),  # like Raises: for Python callers
     ]
     extra += [google.Section(title, title.lower(), google.SectionType.SINGULAR) for title in NOTE_TITLES]
     return google.GoogleParser([*google.DEFAULT_SECTIONS, *extra])
