@@ -107,6 +107,13 @@ def test_the_description_never_holds_a_section(docstring: str) -> None:
     assert parse_docstring(docstring).description == "Search."
 
 
+def test_a_raises_entry_without_a_colon_loses_no_parameter_entry() -> None:
+    text = "Search.\n\nArgs:\n    query: What.\n    limit: How many.\n\nRaises:\n    ValueError when empty\n"
+    parsed = parse_docstring(text)
+    assert (parsed.description, json.dumps(parsed.params)) == ("Search.", '{"query": "What.", "limit": "How many."}')
+    assert messages(text) == []  # the Raises text is read whole, not lost
+
+
 def test_a_description_keeps_its_own_colons_and_paragraphs() -> None:
     text = "Search: the catalogue.\n\nResults come sorted:\nnewest first.\n\nArgs:\n    query: What.\n"
     assert parse_docstring(text).description == "Search: the catalogue.\n\nResults come sorted:\nnewest first."

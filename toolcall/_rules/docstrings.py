@@ -163,7 +163,7 @@ def _parse(text: str) -> Any:
 
     results = []
     # docstring_parser.parse's styles and order (the first with the most entries wins), Google's sections added.
-    for parse in (rest.parse, _google_parser().parse, numpydoc.parse, epydoc.parse):
+    for parse in (rest.parse, _google, numpydoc.parse, epydoc.parse):
         try:
             results.append(parse(text))
         except ParseError:
@@ -174,19 +174,39 @@ def _parse(text: str) -> Any:
     return max(results, key=lambda parsed: len(parsed.meta))
 
 
+def _google(text: str) -> Any:
+    """The Google style's parse; where a ``Raises:`` entry has no colon, with each such section read whole.
+
+    docstring_parser fails the whole docstring on one such entry, which
+    would lose every parameter entry with it.
+    """
+    from docstring_parser import ParseError
+
+    try:
+        return _google_parser(lenient=False).parse(text)
+    except ParseError:
+        return _google_parser(lenient=True).parse(text)
+
+
 @functools.cache
-def _google_parser() -> Any:
+def _google_parser(*, lenient: bool) -> Any:
     from docstring_parser import google
 
-    extra = [google.Section(title, "keyword", google.SectionType.MULTIPLE) for title in _GOOGLE_PARAM_TITLES]
-    extra += [
+    sections = [*google.DEFAULT_SECTIONS]
+    sections += [google.Section(title, "keyword", google.SectionType.MULTIPLE) for title in _GOOGLE_PARAM_TITLES]
+    sections += [
         google.Section("Return", "returns", google.SectionType.SINGULAR_OR_MULTIPLE),
         google.Section("Yield", "yields", google.SectionType.SINGULAR_OR_MULTIPLE),
         google.Section("Raise", "raises", google.SectionType.MULTIPLE),
         google.Section("Warns", "warns", google.SectionType.MULTIPLE),  # like Raises: for Python callers
     ]
-    extra += [google.Section(title, title.lower(), google.SectionType.SINGULAR) for title in NOTE_TITLES]
-    return google.GoogleParser([*google.DEFAULT_SECTIONS, *extra])
+    sections += [google.Section(title, title.lower(), google.SectionType.SINGULAR) for title in NOTE_TITLES]
+    if lenient:  # a section about exceptions is one text: no entry of it can fail the parse
+        kinds = {"raises", "warns"}
+        sections = [
+            google.Section(s.title, s.key, google.SectionType.SINGULAR) if s.key in kinds else s for s in sections
+        ]
+    return google.GoogleParser(sections)
 
 
 @functools.cache
@@ -194,7 +214,7 @@ def section_titles() -> tuple[frozenset[str], frozenset[str]]:
     """The section titles toolcall reads: Google's (a line ``Title:``) and NumPy's (a title over dashes)."""
     from docstring_parser import numpydoc
 
-    google = frozenset(_google_parser().sections)
+    google = frozenset(_google_parser(lenient=False).sections)
     numpy = frozenset(section.title for section in numpydoc.DEFAULT_SECTIONS) | frozenset(NOTE_TITLES)
     return google, numpy
 
