@@ -22,6 +22,8 @@ from tests.corpus_gen import write_corpus
 from tests.mypy_settings import PYPROJECT_OVERRIDES
 from tests.plugin.test_cli_check import check, write
 from tests.plugin_project import MYPY, MYPY_TABLE, Project, environment
+from toolcall._render.limits import OPENAI_MAX_DESCRIPTION
+from toolcall_mypy._analysis.tool import description_limits
 
 TOOLS = '''\
 """Tools whose docstrings lose text."""
@@ -75,8 +77,7 @@ ENABLED = (
     ":param name:) or with Param(description=...)  [toolcall-doc]",
 )
 INLINE = '# mypy: enable-error-code="toolcall-doc"\n'
-CONFIG_ENABLES = MYPY < (1, 19)
-needs_config_codes = pytest.mark.skipif(CONFIG_ENABLES, reason="enable_error_code takes plugin codes from mypy 1.19")
+needs_config_codes = pytest.mark.skipif(MYPY < (1, 19), reason="enable_error_code takes plugin codes from mypy 1.19")
 
 
 def doc_lines(result: subprocess.CompletedProcess[str], shift: int = 0) -> list[str]:
@@ -130,6 +131,18 @@ def test_a_committed_cache_does_not_hide_it(tmp_path: Path) -> None:
     made.mypy()
     (tmp_path / ".mypy_cache").rename(tmp_path / "old-cache")
     assert doc_lines(made.mypy("--enable-error-code", "toolcall-doc")) == list(ENABLED)
+
+
+def test_a_description_over_openais_limit(tmp_path: Path) -> None:
+    words = "Look things up. " * 70  # 1,120 characters
+    tools = INLINE + f'from toolcall import tool\n\n\n@tool\ndef look(query: str) -> str:\n    """{words.strip()}\n\n'
+    tools += '    Args:\n        query: What to find.\n    """\n    return query\n'
+    assert doc_lines(project(tmp_path, tools).mypy()) == [
+        f"app/tools.py:5: error: look: its description has {len(words.strip())} characters; OpenAI Chat "
+        f"Completions accepts at most {OPENAI_MAX_DESCRIPTION}: shorten the docstring's description or pass "
+        "@tool(description=...)  [toolcall-doc]"
+    ]
+    assert description_limits({"anthropic", "mcp", "gemini"}) == ()  # only OpenAI documents one
 
 
 def test_keyword_args_describe_their_parameter_in_the_cache(tmp_path: Path) -> None:
