@@ -16,7 +16,7 @@ from mypy.errorcodes import ErrorCode
 
 from toolcall import _findings as findings
 
-__all__ = ["BY_FINDING", "CATEGORY", "DEFAULT", "EXAMPLE", "NAME", "PARAM", "STRICT", "TYPE"]
+__all__ = ["BY_FINDING", "CATEGORY", "DEFAULT", "DOC", "EXAMPLE", "NAME", "PARAM", "STRICT", "TYPE"]
 
 CATEGORY: Final = "toolcall"
 
@@ -26,6 +26,10 @@ TYPE: Final = ErrorCode(findings.TYPE, "A tool parameter type no JSON Schema des
 STRICT: Final = ErrorCode(findings.STRICT, "What a provider's strict mode cannot express", CATEGORY)
 DEFAULT: Final = ErrorCode(findings.DEFAULT, "A tool parameter default that is dropped or loses precision", CATEGORY)
 EXAMPLE: Final = ErrorCode(findings.EXAMPLE, "A docstring example of tool arguments the dispatcher rejects", CATEGORY)
+# Off unless enabled (enable_error_code): many projects leave some parameters undocumented on purpose.
+DOC: Final = ErrorCode(
+    findings.DOC, "A missing, lost or too long tool or parameter description", CATEGORY, default_enabled=False
+)
 
 #: The mypy code of each finding code.
 BY_FINDING: Final[dict[findings.FindingCode, ErrorCode]] = {
@@ -35,4 +39,5 @@ BY_FINDING: Final[dict[findings.FindingCode, ErrorCode]] = {
     findings.STRICT: STRICT,
     findings.DEFAULT: DEFAULT,
     findings.EXAMPLE: EXAMPLE,
+    findings.DOC: DOC,
 }

@@ -234,8 +234,9 @@ class ToolcallPlugin(Plugin):
         func = decorator.func
         for problem in arguments.problems:
             report.name(api, problem, arguments.expression)
-        if self._replayed(api, checker, decorator.func, arguments):
-            return
+        doc_providers = _doc_providers(checker, self._settings.providers)
+        if doc_providers is None and self._replayed(api, checker, decorator.func, arguments):
+            return  # a record holds no toolcall-doc findings: where the code is on, the tool is analysed
         from toolcall_mypy._analysis.tool import collect_tool
 
         collected = collect_tool(
@@ -247,8 +248,9 @@ class ToolcallPlugin(Plugin):
             providers=self._providers.get(module, ()),
             context=arguments.expression,
             sources=self._module_sources(checker, api.path),
+            doc_providers=doc_providers,
         )
-        for located in collected.findings:
+        for located in (*collected.findings, *collected.documentation):
             self._report(api, module, located)
         if arguments.name is None:
             return  # the runtime refuses this name at definition; it has no cache entry
@@ -460,6 +462,16 @@ def _shape(func: FuncDef) -> list[tuple[str, str, bool]]:
 
 def _checker(api: CheckerPluginInterface) -> TypeChecker | None:
     return api if isinstance(api, TypeChecker) else None
+
+
+def _doc_providers(checker: TypeChecker, providers: frozenset[str]) -> frozenset[str] | None:
+    """The providers whose limits ``toolcall-doc`` checks here; ``None`` where the module has the code off.
+
+    The code is off unless enabled (in the config, for the module, or inline).
+    """
+    from toolcall_mypy._codes import DOC
+
+    return providers if checker.msg.errors.is_error_code_enabled(DOC) else None
 
 
 def _in_function(checker: TypeChecker) -> bool:

@@ -9,8 +9,10 @@ this runs ``process_options`` and ``build.build``, the two steps that
 project's ``.mypy_cache`` is never touched), reports and parallel workers
 are off, and errors come back as JSON lines. Only ``toolcall-*`` errors are
 reported; mypy's own type errors do not change the exit status. The
-project's ``disable_error_code``, per-module sections and ignore comments
-apply to the plugin's codes as in a plain mypy run.
+project's ``disable_error_code`` and ``enable_error_code`` (``toolcall-doc``
+is off unless enabled), per-module sections and ignore comments apply to
+the plugin's codes as in a plain mypy run, and on every supported mypy:
+the codes are registered before mypy reads the configuration.
 
 ``[tool.toolcall]`` is read from mypy's config file; a project without one
 (a pyright project) gets the nearest ``pyproject.toml`` instead, as the
@@ -152,6 +154,10 @@ def _check(paths: list[str], *, frozen: bool) -> list[Finding]:
 def _options(paths: list[str], fscache: FileSystemCache, cache_dir: str) -> tuple[list[BuildSource], Options]:
     """mypy's sources and options as the project configures them, adjusted for this run."""
     from mypy.main import process_options
+
+    # The plugin's codes, registered before mypy reads the configuration: its enable_error_code and
+    # disable_error_code then name them on every supported mypy (mypy itself loads plugins later).
+    import toolcall_mypy._codes  # noqa: F401
 
     out, err = io.StringIO(), io.StringIO()
     try:

@@ -12,12 +12,22 @@ mypy plugin read docstrings the same way. Google (``Args:``), NumPy
   entry stay separate paragraphs.
 * The **examples** (``examples_of``) are the JSON objects of arguments in a
   function's ``Examples:`` section, read one after another.
+* Google docstrings also have the sections Sphinx's napoleon reads and
+  docstring_parser does not: parameters under ``Keyword Args:`` /
+  ``Keyword Arguments:`` / ``Other Parameters:`` are entries like those under
+  ``Args:``, and notes for readers (``Note:``, ``Warning:``, ``Todo:``...) are
+  sections, so they end the description instead of joining it.
+* The description never holds a section: it ends at the first line that
+  heads one (a Google ``Title:``, a NumPy title over a dashed line, a reST
+  admonition such as ``.. note::``), also where a section could not be read
+  and docstring_parser left its text in the description.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
@@ -27,19 +37,54 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DocExamples",
+    "NOTE_TITLES",
     "ParsedDocstring",
     "attribute_docs",
     "clean_entry",
     "description_of",
     "examples_of",
     "field_docstrings",
+    "kept_texts",
     "parse_docstring",
+    "section_titles",
 ]
 
 # docstring_parser's kinds (the first word of ``meta.args``) for parameters
 # and for class attributes; anything else (returns, raises, ...) is ignored.
 _PARAM_KINDS: Final = frozenset({"param", "parameter", "arg", "argument", "key", "keyword", "other_param"})
 _ATTRIBUTE_KINDS: Final = frozenset({"attribute", "ivar", "var", "cvar"})
+
+# Google sections napoleon reads and docstring_parser does not: more parameters (kept as entries)...
+_GOOGLE_PARAM_TITLES: Final = (
+    "Keyword Args",
+    "Keyword Arguments",
+    "Kwargs",
+    "Other Parameters",
+    "Other Params",
+    "Other Args",
+    "Other Arguments",
+)
+#: Sections of notes for a docstring's readers (Google, NumPy, reST admonitions): never in a description.
+NOTE_TITLES: Final = (
+    "Note",
+    "Notes",
+    "Warning",
+    "Warnings",
+    "Todo",
+    "See Also",
+    "References",
+    "Attention",
+    "Caution",
+    "Danger",
+    "Error",
+    "Hint",
+    "Important",
+    "Tip",
+)
+_ADMONITION: Final = re.compile(
+    r"\.\. (?:note|warning|todo|seealso|attention|caution|danger|error|hint|important|tip|admonition)::", re.I
+)
+_UNDERLINE: Final = re.compile(r"-{3,}\s*")
 
 
 @dataclass(frozen=True)
@@ -121,13 +166,82 @@ def _read_text(text: str) -> _Read:
 
 
 def _parse(text: str) -> Any:
-    import docstring_parser  # only the introspection path pays for it
+    """docstring_parser's parse in the style that reads the most entries, with toolcall's Google sections."""
+    from docstring_parser import ParseError, epydoc, numpydoc, rest  # only the introspection path pays for it
 
-    try:
-        return docstring_parser.parse(text)
-    except docstring_parser.ParseError:
+    results = []
+    # docstring_parser.parse's styles and order (the first with the most entries wins), Google's sections added.
+    for parse in (rest.parse, _google, numpydoc.parse, epydoc.parse):
+        try:
+            results.append(parse(text))
+        except ParseError:
+            continue
+    if not results:
         # A docstring no style understands still has a description: all of it.
         return _Plain(inspect.cleandoc(text))
+    return max(results, key=lambda parsed: len(parsed.meta))
+
+
+def _google(text: str) -> Any:
+    """The Google style's parse; where a ``Raises:`` entry has no colon, with each such section read whole.
+
+    docstring_parser fails the whole docstring on one such entry, which
+    would lose every parameter entry with it.
+    """
+    from docstring_parser import ParseError
+
+    try:
+        return _google_parser(lenient=False).parse(text)
+    except ParseError:
+        return _google_parser(lenient=True).parse(text)
+
+
+@functools.cache
+def _google_parser(*, lenient: bool) -> Any:
+    from docstring_parser import google
+
+    sections = [*google.DEFAULT_SECTIONS]
+    sections += [google.Section(title, "keyword", google.SectionType.MULTIPLE) for title in _GOOGLE_PARAM_TITLES]
+    sections += [
+        google.Section("Return", "returns", google.SectionType.SINGULAR_OR_MULTIPLE),
+        google.Section("Yield", "yields", google.SectionType.SINGULAR_OR_MULTIPLE),
+        google.Section("Raise", "raises", google.SectionType.MULTIPLE),
+        google.Section("Warns", "warns", google.SectionType.MULTIPLE),  # like Raises: for Python callers
+    ]
+    sections += [google.Section(title, title.lower(), google.SectionType.SINGULAR) for title in NOTE_TITLES]
+    if lenient:  # a section about exceptions is one text: no entry of it can fail the parse
+        kinds = {"raises", "warns"}
+        sections = [
+            google.Section(s.title, s.key, google.SectionType.SINGULAR) if s.key in kinds else s for s in sections
+        ]
+    return google.GoogleParser(sections)
+
+
+@functools.cache
+def section_titles() -> tuple[frozenset[str], frozenset[str]]:
+    """The section titles toolcall reads: Google's (a line ``Title:``) and NumPy's (a title over dashes)."""
+    from docstring_parser import numpydoc
+
+    google = frozenset(_google_parser(lenient=False).sections)
+    numpy = frozenset(section.title for section in numpydoc.DEFAULT_SECTIONS) | frozenset(NOTE_TITLES)
+    return google, numpy
+
+
+def _without_sections(description: str) -> str:
+    """``description`` up to the first line that heads a section (left there when a section could not be read)."""
+    if "\n" not in description:
+        return description
+    google, numpy = section_titles()
+    lines = description.split("\n")
+    for index, line in enumerate(lines):
+        following = lines[index + 1] if index + 1 < len(lines) else ""
+        if (
+            (line.endswith(":") and line[:-1] in google)
+            or (line.strip() in numpy and _UNDERLINE.fullmatch(following) is not None)
+            or _ADMONITION.match(line)
+        ):
+            return "\n".join(lines[:index]).strip()
+    return description
 
 
 class _Plain:
@@ -144,11 +258,24 @@ def _description(parsed: Any) -> str:
     short: str | None = parsed.short_description
     long: str | None = parsed.long_description
     if not short:
-        return (long or "").strip()
+        return _without_sections((long or "").strip())
     if not long:
         return short.strip()
     separator = "\n\n" if parsed.blank_after_short_description else "\n"
-    return f"{short.strip()}{separator}{long.strip()}"
+    return _without_sections(f"{short.strip()}{separator}{long.strip()}")
+
+
+def kept_texts(text: str) -> tuple[str, ...]:
+    """Every text the parser takes from a docstring: its description, each entry's name, type and text.
+
+    What a docstring holds beyond these (and its section headings) is lost.
+    """
+    parsed = _parse(text)
+    kept = [_description(parsed)]
+    for meta in parsed.meta:
+        kept.extend(str(arg) for arg in meta.args)
+        kept.extend(value for value in (getattr(meta, "type_name", None), meta.description) if isinstance(value, str))
+    return tuple(kept)
 
 
 def _add_entry(entries: dict[str, str], meta: Any) -> None:

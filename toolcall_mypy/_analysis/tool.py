@@ -8,7 +8,9 @@ kept out of schemas, an unannotated one ``{}``); descriptions, first that
 exists wins: ``Param(description=...)``, the docstring entry, the declared
 class's docstring (also through ``X | None``); defaults by the shared
 default rules; the docstring's ``Examples:``, checked by the dispatcher's
-rules (``toolcall._dispatch.examples``); the return type best effort. Nothing
+rules (``toolcall._dispatch.examples``); the return type best effort; the
+``toolcall-doc`` findings (``toolcall._rules.doc_findings``) only when asked
+for. Nothing
 is reported here: each finding comes with the node the hook layer reports it
 at (the parameter, its default, or the function for tool-level findings),
 and a finding about a class's field with that field's site (``sites``).
@@ -18,9 +20,9 @@ from __future__ import annotations
 
 import ast
 import dataclasses
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from mypy.nodes import (
     ARG_NAMED,
@@ -68,7 +70,10 @@ from toolcall_mypy._source.metadata import declared_description, is_injected
 from toolcall_mypy._source.names import ModuleSource, Sources
 from toolcall_mypy._source.syntax import Src
 
-__all__ = ["Collected", "Located", "collect_tool"]
+__all__ = ["Collected", "Located", "collect_tool", "description_limits"]
+
+if TYPE_CHECKING:
+    from toolcall._rules.doc_findings import DescriptionLimit
 
 _INJECTED_NAMES: Final = frozenset({"Injected", "toolcall.Injected", "toolcall._declarations.params.Injected"})
 _ANNOTATED_NAMES: Final = frozenset({"Annotated", "typing.Annotated", "typing_extensions.Annotated"})
@@ -98,11 +103,15 @@ class Collected:
     it uses (also a failed return type's), and each whose source was read.
     Modules of the typing machinery (``builtins``, ``typing``, ``enum``...)
     are left out, other standard library and stub modules are not.
+    ``documentation``: the ``toolcall-doc`` findings, apart from the others
+    because they are derived only where the code is enabled (so they never
+    decide whether an analysis was clean).
     """
 
     tool: ir.Tool | None
     findings: tuple[Located, ...]
     dependencies: tuple[str, ...]
+    documentation: tuple[Located, ...] = ()
 
 
 @dataclass
@@ -151,6 +160,7 @@ def collect_tool(
     files: Callable[[str], str | None] | None = None,
     context: Context | None = None,
     sources: Sources | None = None,
+    doc_providers: Collection[str] | None = None,
 ) -> Collected:
     """Build the IR of the tool ``name`` from ``func`` (checked by mypy), with its located findings.
 
@@ -160,19 +170,42 @@ def collect_tool(
     ``context`` is the node tool-level findings are reported at (the
     ``@tool`` expression; ``func`` itself when not given). ``sources``,
     when given, is a ``Sources(module, path, files)`` kept for the module's
-    other tools, so each file is parsed once.
+    other tools, so each file is parsed once. ``doc_providers``: where
+    given, the ``toolcall-doc`` findings are derived too, with the
+    description limits of those providers.
     """
     sources = Sources(module, path, files) if sources is None else sources
     walker = Walker(sources, providers)
     with sources.record.reading(walker.touch):  # each module the analysis reads is one the tool's schema comes from
-        tool, findings = _collect(func, name, description, module, walker, context)
-    return Collected(tool, findings, tuple(sorted({module, *walker.modules})))
+        tool, findings, docstring = _collect(func, name, description, module, walker, context)
+    documentation: tuple[Located, ...] = ()
+    if tool is not None and doc_providers is not None:
+        from toolcall._rules.doc_findings import doc_findings  # only where toolcall-doc is on
+
+        limits = description_limits(doc_providers)
+        found = doc_findings(tool, docstring, explicit_description=description is not None, limits=limits)
+        documentation = tuple(Located(f, _parameter_node(func, f.parameter) or context or func) for f in found)
+    return Collected(tool, findings, tuple(sorted({module, *walker.modules})), documentation)
+
+
+def description_limits(providers: Collection[str]) -> tuple[DescriptionLimit, ...]:
+    """The documented description limits of ``providers`` (as a project lists them: ``"openai"``...)."""
+    from toolcall._render.limits import OPENAI_MAX_DESCRIPTION
+    from toolcall._rules.doc_findings import DescriptionLimit
+
+    known = (DescriptionLimit("openai", "OpenAI Chat Completions", OPENAI_MAX_DESCRIPTION),)
+    return tuple(limit for limit in known if limit.provider in providers)
+
+
+def _parameter_node(func: FuncDef, name: str | None) -> Argument | None:
+    """The argument ``name`` of ``func``, the line a finding about it is reported at."""
+    return next((argument for argument in func.arguments if argument.variable.name == name), None)
 
 
 def _collect(
     func: FuncDef, name: str, description: str | None, module: str, walker: Walker, context: Context | None
-) -> tuple[ir.Tool | None, tuple[Located, ...]]:
-    """``collect_tool`` but for the modules (``walker`` touches them): the tool's IR and findings."""
+) -> tuple[ir.Tool | None, tuple[Located, ...], str | None]:
+    """``collect_tool`` but for the modules (``walker`` touches them): the tool's IR, findings and docstring."""
     sources = walker.sources
     where = sources.module(module)
     if where is not None and sources.first(("tool docstrings", module)):
@@ -198,9 +231,9 @@ def _collect(
     examples = examples_of(docstring)
     state.add(unreadable_examples(examples.problem), at)
     if state.refused:
-        return None, tuple(state.findings)
+        return None, tuple(state.findings), docstring
     tool = _assemble(state, module, description, parameters, returns, examples.examples)
-    return _checked_examples(state, tool, at), tuple(state.findings)
+    return _checked_examples(state, tool, at), tuple(state.findings), docstring
 
 
 def _checked_examples(state: _Tool, tool: ir.Tool, at: Context) -> ir.Tool:
