@@ -100,8 +100,10 @@ from tests.mypy_settings import INI as SKIP_SDKS  # noqa: E402
 # (tests/mypy_settings.py): with them installed, each cold run would check 5,400 of their modules,
 # about 10 s and 600 MiB that have nothing to do with the plugin, in both runs alike.
 PLAIN_INI: Final = "[mypy]\n" + SKIP_SDKS
-# Bounds move into the descriptions under Anthropic strict; accepted, as in the differential tests.
+# The timed runs must pass: the corpus's open maps (dict[str, V]) are errors under the strict modes.
 PLUGIN_INI: Final = "[mypy]\nplugins = toolcall_mypy\ndisable_error_code = toolcall-strict\n" + SKIP_SDKS
+# The plugin with its default settings, as a project turns it on: what it reports (not timed).
+DEFAULT_INI: Final = "[mypy]\nplugins = toolcall_mypy\n" + SKIP_SDKS
 
 PLAIN_COLD: Final = "plain, cold"
 NO_FILES: Final = "plugin, cold, no cache files"
@@ -187,6 +189,36 @@ def run_process(command: list[str], cwd: Path, env: dict[str, str], what: str) -
             raise SystemExit(f"{what} failed (exit {process.returncode}):\n{text[-4000:]}")
     rss = usage.ru_maxrss * (1 if sys.platform == "darwin" else 1024)  # bytes on macOS, KiB on Linux
     return Sample(wall, usage.ru_utime + usage.ru_stime, rss)
+
+
+def default_findings(project: Project) -> dict[tuple[str, str], int]:
+    """One cold run of the plugin with its default settings: how many errors and notes, by code."""
+    config = project.root / "default.ini"
+    config.write_text(DEFAULT_INI)
+    env = {key: value for key, value in os.environ.items() if key != "MYPY_NUM_WORKERS"}
+    with tempfile.TemporaryDirectory() as cache:
+        command = [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir", cache]
+        done = subprocess.run([*command, *project.target], cwd=project.root, env=env, capture_output=True, text=True)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"mypy with the default settings failed (exit {done.returncode}):\n{done.stderr[-4000:]}")
+    counts: dict[tuple[str, str], int] = {}
+    for line in done.stdout.splitlines():
+        severity = "error" if ": error: " in line else "note" if ": note: " in line else None
+        code = line.rsplit("[", 1)[-1].rstrip("]") if line.endswith("]") else "toolcall-strict"  # notes hide it
+        if severity is not None:
+            counts[severity, code] = counts.get((severity, code), 0) + 1
+    return counts
+
+
+def report_findings(project: Project, counts: dict[tuple[str, str], int]) -> None:
+    """Print what the default settings report over the project, as a Markdown table."""
+    print(f"\n#### What the plugin reports with its default settings ({project.tools} tools)\n")
+    print("| severity | code | findings |")
+    print("|---|---|---|")
+    for (severity, code), count in sorted(counts.items()):
+        print(f"| {severity} | `{code}` | {count:,} |")
+    if not counts:
+        print("| - | - | 0 |")
 
 
 def remove_schema_caches(root: Path) -> None:
@@ -355,6 +387,9 @@ def main() -> int:
     parser.add_argument("--small-tools", type=int, default=200, help="tools of plugin_cost.py's project")
     parser.add_argument("--small-rounds", type=int, default=5, help="rounds on that project; 0 skips it")
     parser.add_argument("--json", type=Path, help="also write every sample to this file")
+    parser.add_argument(
+        "--findings-only", action="store_true", help="only count what the default settings report over the corpus"
+    )
     options = parser.parse_args()
     started = time.perf_counter()
     compile_plugin()
@@ -363,6 +398,11 @@ def main() -> int:
     raw: dict[str, dict[str, list[dict[str, float]]]] = {}
     passed = True
     cases: list[tuple[str, int]] = []
+    if options.findings_only:
+        with tempfile.TemporaryDirectory(prefix="toolcall-plugin-corpus-") as directory:
+            project = corpus_project(Path(directory), options.modules, options.seed)
+            report_findings(project, default_findings(project))
+        return 0
     if options.small_rounds > 0:
         cases.append(("small", options.small_rounds))
     cases.append(("corpus", options.rounds))
@@ -376,6 +416,8 @@ def main() -> int:
             print(f"measuring {project.title}", file=sys.stderr, flush=True)
             samples = measure(project, rounds, log=True)
             ok = report(project, samples, rounds)
+            if case == "corpus":
+                report_findings(project, default_findings(project))
             sys.stdout.flush()
             if case == "corpus":
                 passed = ok

@@ -26,8 +26,8 @@ from plugin_cost import write_project  # noqa: E402
 from toolcall import _ir as ir  # noqa: E402
 from toolcall._declarations.tool import module_tools  # noqa: E402
 from toolcall._introspect import introspect  # noqa: E402
-from toolcall._render.definitions import parameters_schema, render_tool, render_variants  # noqa: E402
 from toolcall._providers import VARIANTS, variant_key  # noqa: E402
+from toolcall._render.definitions import parameters_schema, render_tool, render_variants  # noqa: E402
 
 
 def module_irs(modules: list[str]) -> list[ir.Tool]:
