@@ -43,6 +43,7 @@ __all__ = [
     "fit_default",
     "json_default",
     "json_of",
+    "non_str_key",
 ]
 
 #: Integers beyond ±(2**53 - 1) lose precision in JavaScript-based clients.
@@ -127,8 +128,9 @@ def json_of(value: object) -> ir.JsonValue:
     if isinstance(value, (list, tuple)):
         return [json_of(item) for item in value]
     if isinstance(value, dict):
-        if not all(isinstance(key, str) for key in value):
-            raise NotJson(f"{_short_repr(value)} (a dict with non-str keys)")
+        for key in value:
+            if not isinstance(key, str):
+                raise non_str_key(repr(key))
         return {key: json_of(item) for key, item in value.items()}
     try:
         wire = wire_string(value)
@@ -140,6 +142,16 @@ def json_of(value: object) -> ir.JsonValue:
     if wire is None:
         raise NotJson(f"{_short_repr(value)} (a {type(value).__qualname__})")
     return wire
+
+
+def non_str_key(key_text: str) -> NotJson:
+    """A dict default whose key JSON cannot carry; ``key_text`` is the first such key's ``repr``.
+
+    Only the key is shown, as both front ends see it alike: the runtime the
+    live key, the mypy plugin the key it read (the dict as written shows
+    other spellings, ``date(...)`` for ``datetime.date(...)``).
+    """
+    return NotJson(f"dict (its key {messages.shorten(key_text)} is not a str)")
 
 
 def _short_repr(value: object) -> str:

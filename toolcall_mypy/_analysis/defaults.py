@@ -72,7 +72,7 @@ from mypy.nodes import (
 
 from toolcall import _ir as ir
 from toolcall._findings import DEFAULT, Finding
-from toolcall._rules.defaults import Defaulted, NotJson, json_default, json_of
+from toolcall._rules.defaults import Defaulted, NotJson, json_default, json_of, non_str_key
 from toolcall._rules.messages import shorten
 from toolcall._rules.type_rules import MAX_DEPTH
 from toolcall._wire.strings import WIRE_STRING_CLASSES, WireString
@@ -255,9 +255,16 @@ def _dict_from_expression(expr: DictExpr, env: Env, depth: int) -> ir.JsonValue:
         if key is None:
             raise Unreadable(shorten(text_of(expr)))
         keys.append(from_expression(key, env, depth + 1))
-    if not all(_plain_str(key) for key in keys):
-        raise NotJson(f"{shorten(text_of(expr))} (a dict with non-str keys)")
+    for key, (written, _) in zip(keys, expr.items, strict=True):
+        if not _plain_str(key):
+            assert written is not None
+            raise non_str_key(_key_text(key, text_of(written)))
     return {str(key): from_expression(value, env, depth + 1) for key, (_, value) in zip(keys, expr.items, strict=True)}
+
+
+def _key_text(key: ir.JsonValue, written: str) -> str:
+    """A key as the runtime shows it (its ``repr``): a value read as JSON but for a written tuple or dict."""
+    return written if isinstance(key, (list, dict)) else repr(key)
 
 
 def _reference(expr: RefExpr, env: Env) -> ir.JsonValue:
@@ -525,8 +532,10 @@ def _dict_from_ast(src: Src, expr: ast.Dict, env: Env, depth: int, calls: bool) 
     if any(key is None for key in expr.keys):
         raise Unreadable(shorten(ast.unparse(expr)))
     keys = [from_ast(src.at(key), env, depth + 1, calls=calls) for key in expr.keys if key is not None]
-    if not all(_plain_str(key) for key in keys):
-        raise NotJson(f"{shorten(ast.unparse(expr))} (a dict with non-str keys)")
+    for key, written in zip(keys, expr.keys, strict=True):
+        if not _plain_str(key):
+            assert written is not None
+            raise non_str_key(_key_text(key, ast.unparse(written)))
     return {str(k): from_ast(src.at(v), env, depth + 1, calls=calls) for k, v in zip(keys, expr.values, strict=True)}
 
 
