@@ -131,3 +131,33 @@ def test_export_prints_the_same_warnings_from_the_cache(tmp_path: Path) -> None:
         "toolcall: warning: count: the docstring documents 'limt', which is not a parameter; fix or remove "
         "the entry [toolcall-param]",
     ]
+
+
+STATIC_ONLY: Final = '''\
+"""A tool with findings only the plugin makes, and one both make."""
+
+import time
+
+from toolcall import tool
+
+
+@tool
+def sample(loose: list, started: float = time.time(), plain=1) -> int:  # type: ignore[type-arg,no-untyped-def]
+    """Take a sample."""
+    return len(loose)
+'''
+
+
+def test_the_entry_records_only_what_introspection_warns(tmp_path: Path) -> None:
+    """An implicit Any and a default the plugin cannot evaluate are the plugin's own findings: not recorded."""
+    (tmp_path / "pyproject.toml").write_text('[tool.mypy]\nplugins = ["toolcall_mypy"]\n')
+    (tmp_path / "sampling.py").write_text(STATIC_ONLY)
+    checked = run_mypy(tmp_path, "sampling.py")
+    assert "toolcall-type" in checked.stdout, checked.stdout  # implicit Any: reported by mypy ...
+    assert "cannot be read statically" in checked.stdout, checked.stdout
+    content = json.loads(file_format.cache_path(tmp_path / "sampling.py").read_text(encoding="utf-8"))
+    (entry,) = content["tools"]
+    # ... but only the unannotated parameter is a finding introspection warns too.
+    assert entry["findings"] == [
+        ["toolcall-param", "plain", [], "has no annotation, so its schema is {} (any JSON value); annotate it"]
+    ]
