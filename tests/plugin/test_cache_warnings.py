@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from tests.plugin.test_cache_differential import REFUSED, UNLOADABLE, Checked, corpus_project, run_mypy
-from tests.plugin_project import environment
+from tests.plugin_project import Project, environment, wrote
 from tests.unit.test_cli_export import toolcall
 from toolcall._cache import file_format
 
@@ -161,3 +161,24 @@ def test_the_entry_records_only_what_introspection_warns(tmp_path: Path) -> None
     assert entry["findings"] == [
         ["toolcall-param", "plain", [], "has no annotation, so its schema is {} (any JSON value); annotate it"]
     ]
+
+
+def test_a_later_run_records_the_findings_as_they_are_now(tmp_path: Path) -> None:
+    """mypy's next run (its cache warm) writes a changed finding, and keeps the file while nothing changed."""
+    project = Project(tmp_path)
+    project.write("app/tools.py", DROPPED_DEFAULT)
+
+    def recorded() -> list[str]:
+        content: dict[str, Any] = json.loads(project.cache.read_text(encoding="utf-8"))
+        (entry,) = content["tools"]
+        return [message for _, _, _, message in entry["findings"]]
+
+    project.mypy()
+    assert recorded()[1] == "the docstring documents 'limt', which is not a parameter; fix or remove the entry"
+    project.edit("limt:", "lmit:")
+    project.mypy()
+    assert recorded()[1] == "the docstring documents 'lmit', which is not a parameter; fix or remove the entry"
+    written = project.cache.read_bytes()
+    again = project.mypy()
+    assert project.cache.read_bytes() == written
+    assert not wrote(again)
