@@ -97,11 +97,21 @@ def test_corpus_modules_warn_alike_served_and_introspected(corpus_project: Check
 DROPPED_DEFAULT: Final = '''\
 """Tools whose defaults the schema cannot show."""
 
+from datetime import date
+from typing import Any
+
 from toolcall import tool
 
 
 @tool
-def count(big: int = 2**60, *, limit: int = 5) -> int:
+def count(
+    big: int = 2**60,
+    *,
+    limit: int = 5,
+    wild: Any = 1j,
+    call: Any = lambda: 1,
+    keyed: dict[str, int] = {date(2024, 1, 1): 1},  # type: ignore[dict-item]
+) -> int:
     """Count up.
 
     Args:
@@ -125,9 +135,15 @@ def test_export_prints_the_same_warnings_from_the_cache(tmp_path: Path) -> None:
     assert served.stdout == introspected.stdout
     lines = served.stderr.splitlines()
     assert lines == introspected.stderr.splitlines()
-    assert lines[:2] == [
+    not_json = "is not JSON, so the schema omits it; use a str, int, float, bool, list or str-keyed dict default, "
+    not_json += "or None and set the value in the body [toolcall-default]"
+    # Each finding the analysis makes of the tool, in its order, then what strict OpenAI loses of it.
+    assert lines[:5] == [
         "toolcall: warning: count.big: the default 1152921504606846976 is beyond ±(2**53 - 1); use "
         'Annotated[int, Param(wire="string_integer")] to send it as a decimal string [toolcall-default]',
+        f"toolcall: warning: count.wild: the default 1j (a complex) {not_json}",
+        f"toolcall: warning: count.call: the default <lambda> (a function) {not_json}",
+        f"toolcall: warning: count.keyed: the default dict (its key datetime.date(2024, 1, 1) is not a str) {not_json}",
         "toolcall: warning: count: the docstring documents 'limt', which is not a parameter; fix or remove "
         "the entry [toolcall-param]",
     ]
@@ -174,10 +190,10 @@ def test_a_later_run_records_the_findings_as_they_are_now(tmp_path: Path) -> Non
         return [message for _, _, _, message in entry["findings"]]
 
     project.mypy()
-    assert recorded()[1] == "the docstring documents 'limt', which is not a parameter; fix or remove the entry"
+    assert recorded()[-1] == "the docstring documents 'limt', which is not a parameter; fix or remove the entry"
     project.edit("limt:", "lmit:")
     project.mypy()
-    assert recorded()[1] == "the docstring documents 'lmit', which is not a parameter; fix or remove the entry"
+    assert recorded()[-1] == "the docstring documents 'lmit', which is not a parameter; fix or remove the entry"
     written = project.cache.read_bytes()
     again = project.mypy()
     assert project.cache.read_bytes() == written

@@ -25,6 +25,7 @@ import enum
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import FunctionType
 from typing import Final, Union
 
 from toolcall import _ir as ir
@@ -140,7 +141,9 @@ def json_of(value: object) -> ir.JsonValue:
     except NoWireString as exc:
         raise NotJson(f"{_short_repr(value)} ({exc})") from None
     if wire is None:
-        raise NotJson(f"{_short_repr(value)} (a {type(value).__qualname__})")
+        # A function by its name: its repr holds an address, which differs run to run (the plugin shows the name).
+        shown = messages.shorten(value.__name__) if isinstance(value, FunctionType) else _short_repr(value)
+        raise NotJson(f"{shown} (a {type(value).__qualname__})")
     return wire
 
 

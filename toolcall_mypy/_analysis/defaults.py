@@ -441,7 +441,7 @@ _KIND_NAMES: Final[dict[type[Expression], str]] = {
 
 def text_of(expr: Expression) -> str:
     """Source-like text of an analyzed expression, for messages."""
-    if isinstance(expr, (IntExpr, FloatExpr)):
+    if isinstance(expr, (IntExpr, FloatExpr, ComplexExpr)):  # as the value's repr shows it at run time
         return repr(expr.value)
     if isinstance(expr, (StrExpr, BytesExpr)):
         return repr(expr.value) if isinstance(expr, StrExpr) else f"b{expr.value!r}"
@@ -468,7 +468,7 @@ def text_of(expr: Expression) -> str:
     if isinstance(expr, OpExpr):
         return f"{text_of(expr.left)} {expr.op} {text_of(expr.right)}"
     if isinstance(expr, LambdaExpr):
-        return "lambda"
+        return "<lambda>"  # the function's name, as the runtime shows a function default
     if isinstance(expr, EllipsisExpr):
         return "..."
     return "this expression"
