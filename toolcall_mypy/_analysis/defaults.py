@@ -255,10 +255,10 @@ def _dict_from_expression(expr: DictExpr, env: Env, depth: int) -> ir.JsonValue:
         if key is None:
             raise Unreadable(shorten(text_of(expr)))
         keys.append(from_expression(key, env, depth + 1))
-    for key, (written, _) in zip(keys, expr.items, strict=True):
-        if not _plain_str(key):
+    for read, (written, _) in zip(keys, expr.items, strict=True):
+        if not _plain_str(read):
             assert written is not None
-            raise non_str_key(_key_text(key, text_of(written)))
+            raise non_str_key(_key_text(read, text_of(written)))
     return {str(key): from_expression(value, env, depth + 1) for key, (_, value) in zip(keys, expr.items, strict=True)}
 
 
