@@ -262,9 +262,7 @@ class ToolcallPlugin(Plugin):
             return
         self._report_duplicate(api, module, (tool.name, tool.qualname), arguments.expression)
         files = _source_files(checker, module, api.path, collected.dependencies)
-        checked, entry = self._checked(
-            module, api.path, tool, tuple(sorted(files)), local, clean=not collected.findings
-        )
+        checked, entry = self._checked(module, api.path, tool, tuple(sorted(files)), local, collected.findings)
         # A parameter already reported (no annotation, no schema) is not reported again for a provider.
         reported = {f.finding.parameter for f in collected.findings if f.finding.parameter is not None}
         self._report_variants(api, func, arguments.expression, checked.strict, reported)
@@ -355,20 +353,24 @@ class ToolcallPlugin(Plugin):
             )
 
     def _checked(
-        self, module: str, path: str, tool: ir.Tool, sources: tuple[str, ...], local: bool, *, clean: bool
+        self, module: str, path: str, tool: ir.Tool, sources: tuple[str, ...], local: bool, found: tuple[Located, ...]
     ) -> tuple[reuse.Checked, dict[str, Any] | None]:
         """The tool's variant findings (as its module's file records them, or rendered) and its cache entry.
 
-        ``clean``: the analysis reported nothing about the tool.
+        ``found``: what the analysis reported about the tool; the entry
+        records those introspection warns too, for the runtime to warn.
         """
         from toolcall_mypy._cache import reuse
+        from toolcall_mypy._cache.warned import warned_findings
 
-        digest = reuse.ir_sha256(tool)
+        clean = not found
+        warned = warned_findings((located.finding for located in found), tool.name)
+        digest = reuse.ir_sha256(tool, warned)
         entry = None
         if self._settings.cache and not local:
             from toolcall._cache import file_format
 
-            entry = file_format.tool_entry(tool, sources)
+            entry = file_format.tool_entry(tool, sources, warned)
         recorded = None if local else self._store.recorded(module, path, tool.qualname, digest)
         if recorded is not None:
             return reuse.Checked(digest, sources, recorded, clean), entry

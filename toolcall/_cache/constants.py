@@ -13,7 +13,7 @@ from toolcall._cache.freshness import DIGEST_HEX  # defined there: that module r
 __all__ = ["CACHE_DIR", "CACHE_FORMAT", "DIGEST_HEX", "IR_VERSION", "MAX_DEPTH", "MalformedCacheError"]
 
 #: Bumped whenever the cache file's layout changes.
-CACHE_FORMAT: Final = 6
+CACHE_FORMAT: Final = 7
 
 #: Bumped whenever the meaning or shape of the IR (``toolcall._ir``) changes; caches written with another
 #: version are stale. Here rather than beside the IR: the plugin's warm runs name it without importing the IR.

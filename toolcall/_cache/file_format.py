@@ -18,6 +18,7 @@ has validated every part. Its content, in this order::
       },
       "tools": [                         # declaration order, one line each
         {"sources": [0, ...], "ir": [...]},  # indexes into "sources", sorted; entry_ir(tool, shared)
+        {"sources": [...], "ir": [...], "findings": [[code, parameter, path, message], ...]},
         {"name": ..., "qualname": ..., "fingerprint": ..., "refused": "..."}
       ],
       "types": [...]                     # the classes the tools share, each once (ir.SharedTypes)
@@ -33,7 +34,11 @@ introspection renders. The signature fingerprint the runtime compares with
 the live function follows from the IR (``ir_parameters``), so it is not
 stored. A ``refused`` entry is a tool the plugin could not describe (its
 finding was silenced): the runtime introspects it and says why, instead of
-calling the cache stale.
+calling the cache stale. ``findings`` (only where there are some: most
+tools have none, and they cost no byte) are what introspecting the tool
+warns, in the order it warns them (``entry_findings``): the runtime warns
+them as it serves the entry, so a tool warns alike from the cache and
+introspected.
 
 The bytes follow from the code alone: every list is sorted or in
 declaration order, every record is written in a fixed key order, nothing
@@ -65,12 +70,14 @@ from toolcall._cache.layout import laid_out
 
 if TYPE_CHECKING:
     from toolcall._cache.layout import Shape
+    from toolcall._findings import Finding
 
 __all__ = [
     "CACHE_DIR",
     "CACHE_FORMAT",
     "cache_path",
     "dumps",
+    "entry_findings",
     "entry_fingerprint",
     "entry_ir",
     "entry_tool",
@@ -224,12 +231,27 @@ def module_content(
 
 def _encoded(entry: dict[str, Any], index: dict[str, int], shared: ir.SharedTypes) -> dict[str, Any]:
     """A described entry as the file holds it: its modules as indexes into ``sources``, its IR encoded."""
-    return {"sources": sorted(index[name] for name in entry["sources"]), "ir": entry_ir(entry["tool"], shared)}
+    encoded = {"sources": sorted(index[name] for name in entry["sources"]), "ir": entry_ir(entry["tool"], shared)}
+    if entry.get("findings"):
+        encoded["findings"] = entry_findings(entry["findings"])
+    return encoded
 
 
-def tool_entry(tool: ir.Tool, sources: Iterable[str]) -> dict[str, Any]:
-    """One tool's cache entry: the modules its schema comes from (sorted, once each) and its IR."""
-    return {"sources": sorted(set(sources)), "tool": tool}
+def tool_entry(tool: ir.Tool, sources: Iterable[str], findings: Sequence[Finding] = ()) -> dict[str, Any]:
+    """One tool's cache entry: the modules its schema comes from (sorted, once each), its IR, its findings.
+
+    ``findings`` are what introspecting the tool warns, in that order; an
+    entry without any has no ``findings`` key.
+    """
+    entry: dict[str, Any] = {"sources": sorted(set(sources)), "tool": tool}
+    if findings:
+        entry["findings"] = tuple(findings)
+    return entry
+
+
+def entry_findings(findings: Iterable[Finding]) -> list[list[Any]]:
+    """Findings as an entry holds them: ``[code, parameter, path, message]`` each (the tool is the entry's)."""
+    return [[f.code, f.parameter, list(f.path), f.message] for f in findings]
 
 
 def entry_ir(tool: ir.Tool, shared: ir.SharedTypes | None = None) -> Any:

@@ -9,6 +9,8 @@ every part (``toolcall._cache.shapes``). Then an entry is served while
 every source module it names is unchanged (``toolcall._cache.freshness``:
 the recorded byte digest, else the layout-free token digest, so a comment
 keeps it current) and its signature fingerprint matches the live function.
+A served entry comes with the findings introspecting the tool would warn
+(the plugin recorded them), for the caller to warn as introspection does.
 
 Anything else is not served and never raises but in ``require`` mode: a
 missing file is the dev loop and is introspected quietly (but under
@@ -38,6 +40,7 @@ from toolcall._cache.refs import resolve_refs
 from toolcall._cache.report import Problem
 from toolcall._cache.shapes import CachedEntry, SourceRecord, check_entries, check_sources
 from toolcall._exceptions import CacheRequiredError
+from toolcall._findings import Finding
 from toolcall._once import OnceMap
 
 if TYPE_CHECKING:
@@ -75,10 +78,14 @@ _SOURCES: dict[tuple[str, SourceRecord], bool] = {}
 
 
 class CachedTool(NamedTuple):
-    """A tool as its current cache entry gives it: the IR, and the classes it names, resolved and checked."""
+    """A tool as its current cache entry gives it: the IR, the classes it names (resolved, checked), its findings.
+
+    ``findings`` are what introspecting the tool warns, in the same order and words.
+    """
 
     tool: ir.Tool
     classes: dict[str, Any]
+    findings: tuple[Finding, ...] = ()
 
 
 def cache_entry(declaration: ToolDeclaration) -> CachedTool | None:
@@ -90,7 +97,7 @@ def cache_entry(declaration: ToolDeclaration) -> CachedTool | None:
     if entry is not None:
         assert entry.tool is not None
         try:  # the cache chooses no code to run: each name must be a class of the kind it declares
-            return CachedTool(entry.tool, resolve_refs(entry.tool, declaration.module))
+            return CachedTool(entry.tool, resolve_refs(entry.tool, declaration.module), entry.findings)
         except MalformedCacheError as reason:
             problem = Problem("corrupt", f"its schema cache is unusable: {reason}")
     assert problem is not None

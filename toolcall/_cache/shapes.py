@@ -1,6 +1,6 @@
 """The shape check of a schema cache file's content, before anything in it is served.
 
-The content is checked as it is parsed: format 5.
+The content is checked as it is parsed, in the layout ``CACHE_FORMAT`` names.
 
 A cache file is written by the mypy plugin, but what the runtime reads may
 be anything: a file cut short and mended by hand, a merge gone wrong, a
@@ -17,10 +17,15 @@ module's first use (a corrupt cache is never served and never crashes):
   ``module`` (the module being loaded), ``sources``, ``tools`` and ``types``;
 * ``sources`` maps dotted module names, sorted, to ``[sha256, tokens, file]``
   (the digests, and where the plugin finds the file);
-* a tool entry is either described (``sources``, ``ir``) or refused
-  (``name``, ``qualname``, ``fingerprint``, ``refused``), with exactly those
-  keys and unique qualnames; its ``sources`` are indexes into the
-  ``sources`` table, sorted, once each, the module itself among them;
+* a tool entry is either described (``sources``, ``ir``, and ``findings``
+  where it has any) or refused (``name``, ``qualname``, ``fingerprint``,
+  ``refused``), with exactly those keys and unique qualnames; its
+  ``sources`` are indexes into the ``sources`` table, sorted, once each, the
+  module itself among them;
+* ``findings`` is a non-empty array of ``[code, parameter, path, message]``:
+  a code introspection warns (``toolcall-param``, ``toolcall-type``,
+  ``toolcall-default``), ``null`` or the name of one of the tool's
+  parameters, an array of strings and integers, and any string;
 * ``types`` decodes with ``ir.decode_shared`` into classes, each checked
   once, and what each expands to is counted from the counts of the classes
   it names: a file whose tools expand to more than ``MAX_EXPANDED_NODES``
@@ -56,6 +61,7 @@ from typing import Any, Final, TypeVar
 from toolcall import _ir as ir
 from toolcall._cache.constants import DIGEST_HEX, MAX_DEPTH, MalformedCacheError
 from toolcall._cache.file_format import entry_fingerprint
+from toolcall._findings import DEFAULT, PARAM, TYPE, Finding, FindingCode
 
 __all__ = [
     "CachedEntry",
@@ -80,6 +86,9 @@ MAX_EXPANDED_NODES: Final = 4_000_000
 #: can (one JSON level a node at least), so the renderers and the dispatcher meet nothing new.
 MAX_TYPE_DEPTH: Final = MAX_DEPTH
 _DESCRIBED_KEYS: Final = frozenset(("sources", "ir"))
+_DESCRIBED_WITH_FINDINGS: Final = _DESCRIBED_KEYS | {"findings"}
+#: The codes of the findings introspection warns (a rendering's ``toolcall-strict`` is the renderer's).
+_WARNED_CODES: Final[dict[object, FindingCode]] = {code: code for code in (PARAM, TYPE, DEFAULT)}
 _REFUSED_KEYS: Final = frozenset(("name", "qualname", "fingerprint", "refused"))
 
 _T = TypeVar("_T")
@@ -97,7 +106,8 @@ class SourceRecord:
 class CachedEntry:
     """One checked tool entry, in the order of the file.
 
-    ``tool`` is the decoded IR, and the fingerprint follows from it. A
+    ``tool`` is the decoded IR, and the fingerprint follows from it;
+    ``findings`` are what introspecting the tool warns, in order. A
     refused entry has only its names, its fingerprint and the plugin's
     ``refused`` message: ``sources`` is empty, ``tool`` is ``None``.
     """
@@ -108,6 +118,7 @@ class CachedEntry:
     sources: tuple[str, ...]
     tool: ir.Tool | None
     refused: str | None
+    findings: tuple[Finding, ...] = ()
 
 
 def check_sources(content: dict[str, Any]) -> dict[str, SourceRecord]:
@@ -277,10 +288,34 @@ def _entry(
         qualname = _typed(raw, "qualname", str, where)
         fingerprint = _hex(raw["fingerprint"], 32, f"{where}: 'fingerprint'")
         return CachedEntry(name, qualname, fingerprint, (), None, _typed(raw, "refused", str, where)), 0
-    _exact_keys(raw, _DESCRIBED_KEYS, where)
+    _exact_keys(raw, _DESCRIBED_WITH_FINDINGS if "findings" in raw else _DESCRIBED_KEYS, where)
     tool, nodes = _tool(raw["ir"], f"{where}: 'ir'", module, shared)
     entry_sources = _entry_sources(raw["sources"], where, module, sources)
-    return CachedEntry(tool.name, tool.qualname, entry_fingerprint(tool), entry_sources, tool, None), nodes
+    findings = _findings(raw["findings"], where, tool) if "findings" in raw else ()
+    return CachedEntry(tool.name, tool.qualname, entry_fingerprint(tool), entry_sources, tool, None, findings), nodes
+
+
+def _findings(raw_findings: Any, where: str, tool: ir.Tool) -> tuple[Finding, ...]:
+    """An entry's ``findings`` (``file_format.entry_findings``), as the tool's; never empty (the key is left out)."""
+    if type(raw_findings) is not list or not raw_findings:
+        raise MalformedCacheError(f"{where}: 'findings' is {_show(raw_findings)}, not a non-empty array")
+    parameters = {parameter.name for parameter in tool.parameters}
+    found = []
+    for index, item in enumerate(raw_findings):
+        what = f"{where}: finding {index}"
+        if type(item) is not list or len(item) != 4:
+            raise MalformedCacheError(f"{what} is {_show(item)}, not [code, parameter, path, message]")
+        code, parameter, path, message = item
+        if type(code) is not str or code not in _WARNED_CODES:
+            raise MalformedCacheError(f"{what}: its code is {_show(code)}, not one introspection warns")
+        if parameter is not None and (type(parameter) is not str or parameter not in parameters):
+            raise MalformedCacheError(f"{what}: {_show(parameter)} is not a parameter of the tool")
+        if type(path) is not list or any(type(step) is not str and type(step) is not int for step in path):
+            raise MalformedCacheError(f"{what}: its path is {_show(path)}, not an array of names and indexes")
+        if type(message) is not str:
+            raise MalformedCacheError(f"{what}: its message is {_show(message)}, not a string")
+        found.append(Finding(_WARNED_CODES[code], message, tool.name, parameter, tuple(path)))
+    return tuple(found)
 
 
 def _entry_sources(raw_sources: Any, where: str, module: str, sources: Mapping[str, SourceRecord]) -> tuple[str, ...]:

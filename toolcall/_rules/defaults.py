@@ -25,6 +25,7 @@ import enum
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from types import FunctionType
 from typing import Final, Union
 
 from toolcall import _ir as ir
@@ -43,6 +44,7 @@ __all__ = [
     "fit_default",
     "json_default",
     "json_of",
+    "non_str_key",
 ]
 
 #: Integers beyond ±(2**53 - 1) lose precision in JavaScript-based clients.
@@ -127,8 +129,9 @@ def json_of(value: object) -> ir.JsonValue:
     if isinstance(value, (list, tuple)):
         return [json_of(item) for item in value]
     if isinstance(value, dict):
-        if not all(isinstance(key, str) for key in value):
-            raise NotJson(f"{_short_repr(value)} (a dict with non-str keys)")
+        for key in value:
+            if not isinstance(key, str):
+                raise non_str_key(repr(key))
         return {key: json_of(item) for key, item in value.items()}
     try:
         wire = wire_string(value)
@@ -138,8 +141,20 @@ def json_of(value: object) -> ir.JsonValue:
     except NoWireString as exc:
         raise NotJson(f"{_short_repr(value)} ({exc})") from None
     if wire is None:
-        raise NotJson(f"{_short_repr(value)} (a {type(value).__qualname__})")
+        # A function by its name: its repr holds an address, which differs run to run (the plugin shows the name).
+        shown = messages.shorten(value.__name__) if isinstance(value, FunctionType) else _short_repr(value)
+        raise NotJson(f"{shown} (a {type(value).__qualname__})")
     return wire
+
+
+def non_str_key(key_text: str) -> NotJson:
+    """A dict default whose key JSON cannot carry; ``key_text`` is the first such key's ``repr``.
+
+    Only the key is shown, as both front ends see it alike: the runtime the
+    live key, the mypy plugin the key it read (the dict as written shows
+    other spellings, ``date(...)`` for ``datetime.date(...)``).
+    """
+    return NotJson(f"dict (its key {messages.shorten(key_text)} is not a str)")
 
 
 def _short_repr(value: object) -> str:

@@ -160,11 +160,13 @@ def load_tool(declaration: ToolDeclaration) -> LoadedTool:
 
 def _load(declaration: ToolDeclaration) -> LoadedTool:
     from toolcall._cache.loader import cache_entry
+    from toolcall._findings import warn_findings
 
     cached = cache_entry(declaration)
     if cached is not None:
-        return LoadedTool(declaration, cached.tool, classes=cached.classes, cached=True)
-    from toolcall._findings import warn_findings
+        # What introspection would warn, the plugin recorded: the same warnings either way.
+        warn_findings(cached.findings, stacklevel=8)
+        return LoadedTool(declaration, cached.tool, classes=cached.classes, findings=cached.findings, cached=True)
     from toolcall._introspect import introspect
 
     introspected = introspect(declaration)

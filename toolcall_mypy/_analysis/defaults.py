@@ -72,7 +72,7 @@ from mypy.nodes import (
 
 from toolcall import _ir as ir
 from toolcall._findings import DEFAULT, Finding
-from toolcall._rules.defaults import Defaulted, NotJson, json_default, json_of
+from toolcall._rules.defaults import Defaulted, NotJson, json_default, json_of, non_str_key
 from toolcall._rules.messages import shorten
 from toolcall._rules.type_rules import MAX_DEPTH
 from toolcall._wire.strings import WIRE_STRING_CLASSES, WireString
@@ -255,9 +255,16 @@ def _dict_from_expression(expr: DictExpr, env: Env, depth: int) -> ir.JsonValue:
         if key is None:
             raise Unreadable(shorten(text_of(expr)))
         keys.append(from_expression(key, env, depth + 1))
-    if not all(_plain_str(key) for key in keys):
-        raise NotJson(f"{shorten(text_of(expr))} (a dict with non-str keys)")
+    for read, (written, _) in zip(keys, expr.items, strict=True):
+        if not _plain_str(read):
+            assert written is not None
+            raise non_str_key(_key_text(read, text_of(written)))
     return {str(key): from_expression(value, env, depth + 1) for key, (_, value) in zip(keys, expr.items, strict=True)}
+
+
+def _key_text(key: ir.JsonValue, written: str) -> str:
+    """A key as the runtime shows it (its ``repr``): a value read as JSON but for a written tuple or dict."""
+    return written if isinstance(key, (list, dict)) else repr(key)
 
 
 def _reference(expr: RefExpr, env: Env) -> ir.JsonValue:
@@ -434,7 +441,7 @@ _KIND_NAMES: Final[dict[type[Expression], str]] = {
 
 def text_of(expr: Expression) -> str:
     """Source-like text of an analyzed expression, for messages."""
-    if isinstance(expr, (IntExpr, FloatExpr)):
+    if isinstance(expr, (IntExpr, FloatExpr, ComplexExpr)):  # as the value's repr shows it at run time
         return repr(expr.value)
     if isinstance(expr, (StrExpr, BytesExpr)):
         return repr(expr.value) if isinstance(expr, StrExpr) else f"b{expr.value!r}"
@@ -461,7 +468,7 @@ def text_of(expr: Expression) -> str:
     if isinstance(expr, OpExpr):
         return f"{text_of(expr.left)} {expr.op} {text_of(expr.right)}"
     if isinstance(expr, LambdaExpr):
-        return "lambda"
+        return "<lambda>"  # the function's name, as the runtime shows a function default
     if isinstance(expr, EllipsisExpr):
         return "..."
     return "this expression"
@@ -525,8 +532,10 @@ def _dict_from_ast(src: Src, expr: ast.Dict, env: Env, depth: int, calls: bool) 
     if any(key is None for key in expr.keys):
         raise Unreadable(shorten(ast.unparse(expr)))
     keys = [from_ast(src.at(key), env, depth + 1, calls=calls) for key in expr.keys if key is not None]
-    if not all(_plain_str(key) for key in keys):
-        raise NotJson(f"{shorten(ast.unparse(expr))} (a dict with non-str keys)")
+    for key, written in zip(keys, expr.keys, strict=True):
+        if not _plain_str(key):
+            assert written is not None
+            raise non_str_key(_key_text(key, ast.unparse(written)))
     return {str(k): from_ast(src.at(v), env, depth + 1, calls=calls) for k, v in zip(keys, expr.values, strict=True)}
 
 

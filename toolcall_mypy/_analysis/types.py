@@ -81,7 +81,7 @@ from toolcall_mypy._source.syntax import (
     union_options,
 )
 
-__all__ = ["NoSchema", "Walker", "info_ref", "type_name"]
+__all__ = ["IMPLICIT_ANY_MESSAGES", "NoSchema", "Walker", "info_ref", "type_name"]
 
 _MAX_HOPS: Final = 16
 _PRIMITIVES: Final = ir.PRIMITIVE_CLASSES  # full name -> primitive, the table the runtime reads too
@@ -99,6 +99,8 @@ _IMPLICIT_ANY: Final[dict[int, str]] = {
         "a type mypy could not resolve became Any, so any JSON value is accepted; fix the error mypy reports for it"
     ),
 }
+#: What the plugin says of an implicit ``Any``, which the runtime cannot tell from a written one.
+IMPLICIT_ANY_MESSAGES: Final = frozenset(_IMPLICIT_ANY.values())
 
 
 class NoSchema(Exception):

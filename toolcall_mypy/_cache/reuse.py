@@ -64,15 +64,19 @@ class Checked:
     clean: bool = False
 
 
-def ir_sha256(tool: ir.Tool) -> str:
-    """The digest of a tool's IR, from its ``repr`` (128 bits: it tells two IRs apart, it protects nothing).
+def ir_sha256(tool: ir.Tool, findings: tuple[Finding, ...] = ()) -> str:
+    """The digest of a tool's entry: its IR and the findings it records, from their ``repr`` (128 bits).
 
     The IR is frozen dataclasses (with their generated ``repr``) of strings,
     numbers, ``None`` and tuples, so its ``repr`` is the same in every
     process and tells apart any two IRs whose JSON differs; it takes a
-    quarter of the time of ``to_json`` and a JSON dump.
+    quarter of the time of ``to_json`` and a JSON dump. The findings (frozen
+    too) count, so a finding that changes alone (a docstring entry that names
+    no parameter, renamed) makes the entry new. It tells entries apart, it
+    protects nothing.
     """
-    return hashlib.sha256(repr(tool).encode()).hexdigest()[:32]
+    text = repr(tool) if not findings else f"{tool!r}\0{findings!r}"
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:32]
 
 
 @functools.cache
@@ -293,5 +297,5 @@ def _entries(data: bytes, module: str) -> dict[str, dict[str, Any]]:
 
 def _entry_of(entry: CachedEntry) -> dict[str, Any]:
     if entry.tool is not None:
-        return file_format.tool_entry(entry.tool, entry.sources)
+        return file_format.tool_entry(entry.tool, entry.sources, entry.findings)
     return {"name": entry.name, "qualname": entry.qualname, "fingerprint": entry.fingerprint, "refused": entry.refused}
