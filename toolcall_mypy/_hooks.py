@@ -265,7 +265,7 @@ class ToolcallPlugin(Plugin):
         checked, entry = self._checked(module, api.path, tool, tuple(sorted(files)), local, collected.findings)
         # A parameter already reported (no annotation, no schema) is not reported again for a provider.
         reported = {f.finding.parameter for f in collected.findings if f.finding.parameter is not None}
-        self._report_variants(api, func, arguments.expression, checked.strict, reported)
+        self._report_variants(api, func, arguments.expression, checked.variants, reported)
         if not local:
             self._store.put(module, api.path, func.line, (tool.name, tool.qualname), checked, entry, files)
 
@@ -286,7 +286,7 @@ class ToolcallPlugin(Plugin):
             return False
         checked, files = replayed
         self._report_duplicate(api, module, named, arguments.expression)
-        self._report_variants(api, func, arguments.expression, checked.strict, set())
+        self._report_variants(api, func, arguments.expression, checked.variants, set())
         self._store.put(module, api.path, func.line, named, checked, None, files)
         return True
 

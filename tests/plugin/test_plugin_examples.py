@@ -127,3 +127,35 @@ def test_a_rejected_example_is_an_error_at_the_tool_and_left_out_of_the_cache(tm
     assert json.dumps(definition["input_examples"]) == (
         '[{"city": "Oslo", "unit": "f"}, {"city": "Oslo", "stops": [{"name": "Fram", "minutes": 10}]}]'
     )
+
+
+#: What loading the module's tools warns, one warning a line.
+WARNINGS = """\
+import warnings
+warnings.simplefilter("always")
+warnings.showwarning = lambda message, *rest: print(str(message))
+import toolcall, app.tools
+toolcall.emit(app.tools, "openai")
+"""
+
+
+def test_a_rejected_example_is_warned_alike_from_the_cache_and_introspected(tmp_path: Path) -> None:
+    project = Project(tmp_path)
+    project.write("app/tools.py", TOOLS)
+    project.mypy("--cache-dir", str(tmp_path / ".mypy_cache"))
+    env = environment()
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, (str(project.root), str(ROOT), env.get("PYTHONPATH"))))
+    printed = {}
+    for cache in ("require", "off"):
+        result = subprocess.run(
+            [sys.executable, "-c", WARNINGS],
+            cwd=project.root,
+            env={**env, "TOOLCALL_CACHE": cache},
+            capture_output=True,
+            text=True,
+            timeout=300,
+        )
+        assert result.returncode == 0, result.stderr
+        printed[cache] = [line for line in result.stdout.splitlines() if line.endswith("[toolcall-example]")]
+    assert printed["require"] == printed["off"]
+    assert len(printed["off"]) == 4, printed

@@ -24,7 +24,7 @@ module's first use (a corrupt cache is never served and never crashes):
   module itself among them;
 * ``findings`` is a non-empty array of ``[code, parameter, path, message]``:
   a code introspection warns (``toolcall-param``, ``toolcall-type``,
-  ``toolcall-default``), ``null`` or the name of one of the tool's
+  ``toolcall-default``, ``toolcall-example``), ``null`` or the name of one of the tool's
   parameters, an array of strings and integers, and any string;
 * ``types`` decodes with ``ir.decode_shared`` into classes, each checked
   once, and what each expands to is counted from the counts of the classes
@@ -61,7 +61,7 @@ from typing import Any, Final, TypeVar
 from toolcall import _ir as ir
 from toolcall._cache.constants import DIGEST_HEX, MAX_DEPTH, MalformedCacheError
 from toolcall._cache.file_format import entry_fingerprint
-from toolcall._findings import DEFAULT, PARAM, TYPE, Finding, FindingCode
+from toolcall._findings import DEFAULT, EXAMPLE, PARAM, TYPE, Finding, FindingCode
 
 __all__ = [
     "CachedEntry",
@@ -88,7 +88,7 @@ MAX_TYPE_DEPTH: Final = MAX_DEPTH
 _DESCRIBED_KEYS: Final = frozenset(("sources", "ir"))
 _DESCRIBED_WITH_FINDINGS: Final = _DESCRIBED_KEYS | {"findings"}
 #: The codes of the findings introspection warns (a rendering's ``toolcall-strict`` is the renderer's).
-_WARNED_CODES: Final[dict[object, FindingCode]] = {code: code for code in (PARAM, TYPE, DEFAULT)}
+_WARNED_CODES: Final[dict[object, FindingCode]] = {code: code for code in (PARAM, TYPE, DEFAULT, EXAMPLE)}
 _REFUSED_KEYS: Final = frozenset(("name", "qualname", "fingerprint", "refused"))
 
 _T = TypeVar("_T")

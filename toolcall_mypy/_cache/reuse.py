@@ -59,7 +59,7 @@ class Checked:
 
     ir_sha256: str
     sources: tuple[str, ...]
-    strict: tuple[Finding, ...]
+    variants: tuple[Finding, ...]  # what its provider variants lose (variant_findings)
     #: the analysis found nothing to report: a later run over the same sources may take the record as it is
     clean: bool = False
 
@@ -130,7 +130,7 @@ def checked_block(tools: list[tuple[str, Checked]], sources: Sequence[str], anal
             c.ir_sha256,
             sorted(index[name] for name in c.sources),
             c.clean,
-            [_finding_json(f, qualname, messages) for f in c.strict],
+            [_finding_json(f, qualname, messages) for f in c.variants],
         ]
         for qualname, c in tools
     ]
@@ -181,7 +181,7 @@ class Previous:
     def findings(self, qualname: str, digest: str) -> tuple[Finding, ...] | None:
         """The strict findings recorded for a tool of this IR digest, or ``None`` when it must be rendered."""
         record = self.checked.get(qualname)
-        return record.strict if record is not None and record.ir_sha256 == digest else None
+        return record.variants if record is not None and record.ir_sha256 == digest else None
 
     def replayable(self, qualname: str, analysis: str) -> Checked | None:
         """The record of a tool that a run under the same ``analysis`` found clean, if there is one."""

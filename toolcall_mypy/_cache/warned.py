@@ -2,7 +2,8 @@
 
 The plugin reports every finding as a mypy error. The runtime warns, as it
 loads a tool, the findings introspection makes (``toolcall-param``,
-``toolcall-type``, ``toolcall-default``); a tool served from its cache entry
+``toolcall-type``, ``toolcall-default``, and ``toolcall-example`` for an
+example the dispatcher rejects); a tool served from its cache entry
 warns the ones the entry records instead, so both warn alike. Both front
 ends word a problem through the shared rules (``toolcall._rules``), so a
 finding the plugin makes of a described tool is introspection's, but for
@@ -25,13 +26,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Final
 
-from toolcall._findings import DEFAULT, PARAM, TYPE, Finding
+from toolcall._findings import DEFAULT, EXAMPLE, PARAM, TYPE, Finding
 from toolcall_mypy._analysis.defaults import UNREADABLE_FIX
 from toolcall_mypy._analysis.types import IMPLICIT_ANY_MESSAGES
 
 __all__ = ["warned_findings"]
 
-_WARNED_CODES: Final = frozenset((PARAM, TYPE, DEFAULT))
+_WARNED_CODES: Final = frozenset((PARAM, TYPE, DEFAULT, EXAMPLE))
 #: How the plugin's own default findings end or what they hold: what it could not read, build, or confirm.
 _UNREAD_ENDINGS: Final = (f"; {UNREADABLE_FIX}", "; fix its arguments")
 _REPLACED_BY_PARSER: Final = ", which mypy's parser "
