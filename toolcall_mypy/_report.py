@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from toolcall._findings import Finding
     from toolcall_mypy._analysis.sites import FieldSite
 
-__all__ = ["at_node", "default", "field", "foreign_field", "name", "param", "strict", "text", "type_"]
+__all__ = ["at_node", "field", "foreign_field", "name", "text", "type_"]
 
 
 def name(api: CheckerPluginInterface, message: str, context: Context) -> None:
@@ -31,24 +31,9 @@ def name(api: CheckerPluginInterface, message: str, context: Context) -> None:
     api.fail(message, context, code=codes.NAME)
 
 
-def param(api: CheckerPluginInterface, message: str, context: Context) -> None:
-    """``toolcall-param``: ``*args``, an unannotated parameter, a docstring entry for no parameter."""
-    api.fail(message, context, code=codes.PARAM)
-
-
 def type_(api: CheckerPluginInterface, message: str, context: Context) -> None:
     """``toolcall-type``: a type with no schema, an unbounded TypeVar, an implicit ``Any``."""
     api.fail(message, context, code=codes.TYPE)
-
-
-def strict(api: CheckerPluginInterface, message: str, context: Context) -> None:
-    """``toolcall-strict``: what a strict mode cannot express."""
-    api.fail(message, context, code=codes.STRICT)
-
-
-def default(api: CheckerPluginInterface, message: str, context: Context) -> None:
-    """``toolcall-default``: a default that is dropped or loses precision."""
-    api.fail(message, context, code=codes.DEFAULT)
 
 
 def text(finding: Finding) -> str:

@@ -9,14 +9,14 @@ the warning introspection gives for a rejected one, Anthropic's
 from __future__ import annotations
 
 import dataclasses
-import enum
 import json
 import warnings
-from typing import Annotated, Any, TypedDict
+from typing import Annotated, Any
 
 import pytest
 
 import toolcall
+from tests.analysis_cases.examples import Stop, Unit
 from toolcall import _ir as ir
 from toolcall._cache.constants import MalformedCacheError
 from toolcall._cache.shapes import _ir_fields
@@ -100,18 +100,8 @@ def test_text_that_is_not_json_ends_the_examples_with_a_problem_naming_its_posit
 # ---------------------------------------------------------------- the dispatcher's check, from the IR alone
 
 
-class Unit(enum.Enum):
-    C = "c"
-    F = "f"
-
-
-class Stop(TypedDict):
-    name: str
-    minutes: int
-
-
 @dataclasses.dataclass
-class Window:
+class Window:  # unlike the analysis case's, it refuses some values when it is built
     start: int
     end: int
 
