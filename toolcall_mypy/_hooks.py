@@ -374,8 +374,11 @@ class ToolcallPlugin(Plugin):
         recorded = None if local else self._store.recorded(module, path, tool.qualname, digest)
         if recorded is not None:
             return reuse.Checked(digest, sources, recorded, clean), entry
+        from toolcall_mypy._analysis.variant_findings import CHECKED_VARIANTS, any_asked, variant_findings
+
+        if (local or entry is None) and not any_asked(self._settings.providers, self._settings.strict):
+            return reuse.Checked(digest, sources, (), clean), entry  # no record, no report: nothing reads them
         from toolcall._render.definitions import render_variants  # not imported where every file is current
-        from toolcall_mypy._analysis.variant_findings import CHECKED_VARIANTS, variant_findings
 
         rendered = render_variants(tool, CHECKED_VARIANTS, copies=False)  # for the findings only
         return reuse.Checked(digest, sources, variant_findings(tool, rendered), clean), entry

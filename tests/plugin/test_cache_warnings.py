@@ -34,7 +34,7 @@ import importlib, json, sys, warnings
 from pathlib import Path
 
 import toolcall
-from toolcall._render.providers import VARIANTS
+from toolcall._providers import VARIANTS
 
 results = {}
 for name in json.loads(Path(sys.argv[1]).read_text()):

@@ -239,7 +239,7 @@ def test_unknown_setting_warns_once(project: Project) -> None:
     result = project.mypy(*options)
     warning = (
         "toolcall: warning: pyproject.toml: [tool.toolcall]: unknown setting 'stritc' "
-        "(known: cache, exclude, include, strict); it is ignored"
+        "(known: cache, exclude, include, providers, strict); it is ignored"
     )
     assert result.stderr.count(warning) == 1, result.stderr
 

@@ -55,9 +55,9 @@ def cold(project: Project) -> str:
 
 
 def cold_output(project: Project) -> list[str]:
-    """What a cold run reports, one line per finding."""
+    """What a cold run reports, one line per finding (an error or a note)."""
     result = project.mypy("--cache-dir", fresh_cache(project))
-    return [line for line in result.stdout.splitlines() if "error:" in line]
+    return [line for line in result.stdout.splitlines() if ": error: " in line or ": note: " in line]
 
 
 def reseal(path: Path, change: dict[str, object]) -> None:
@@ -126,7 +126,7 @@ def analysed(project: Project, *options: str) -> list[str]:
 def test_a_cold_run_over_current_files_analyses_no_clean_tool(project: Project, reference: bytes) -> None:
     project.write("app/bounded.py", BOUNDED)
     findings = cold_output(project)
-    assert any("[toolcall-strict]" in line for line in findings), findings
+    assert any("Anthropic strict mode: cannot carry" in line for line in findings), findings
     assert analysed(project) == []
     assert cold_output(project) == findings  # the recorded strict findings, reported as before
     assert project.cache.read_bytes() == reference
@@ -209,28 +209,32 @@ def test_a_changed_type_in_another_module_renders_that_tool_again(project: Proje
     assert other.cache.read_bytes() == project.cache.read_bytes()
 
 
-#: Positions in a ``checked`` record (``reuse.checked_block``) and in each of its strict findings.
-RECORD_QUALNAME, RECORD_IR_SHA256, RECORD_SOURCES, RECORD_CLEAN, RECORD_STRICT = range(5)
+#: Positions in a ``checked`` record (``reuse.checked_block``) and in each of its variants' findings.
+RECORD_QUALNAME, RECORD_IR_SHA256, RECORD_SOURCES, RECORD_CLEAN, RECORD_VARIANTS = range(5)
 FINDING_PARAMETER, FINDING_PATH, FINDING_MESSAGE, FINDING_TOOL = range(4)  # the tool: only where not the qualname
+MESSAGE_CODE, MESSAGE_SEVERITY, MESSAGE_MODES, MESSAGE_TEXT = range(4)
 
 
 def test_strict_findings_are_reported_from_the_record(project: Project) -> None:
     project.write("app/bounded.py", BOUNDED)
     first = cold_output(project)
-    assert any("[toolcall-strict]" in line and "bounded.py:8" in line for line in first), first
+    assert any("note: pick.n: Anthropic strict mode: cannot carry" in line and "bounded.py:8" in line for line in first)
     assert cold_output(project) == first  # the same findings, now from the record
     path = project.root / "app" / "__toolcall__" / "bounded.json"
     content = json.loads(path.read_text(encoding="utf-8"))
-    (record,) = content["checked"]["tools"]  # [qualname, ir_sha256, sources, clean, strict]
+    (record,) = content["checked"]["tools"]  # [qualname, ir_sha256, sources, clean, variants]
     assert record[RECORD_QUALNAME] == "pick"
-    recorded = record[RECORD_STRICT]
+    recorded = record[RECORD_VARIANTS]
     assert recorded
     assert all(len(f) == FINDING_TOOL and f[FINDING_PARAMETER] == "n" for f in recorded)  # the tool is "pick"
     messages = content["checked"]["messages"]
+    kinds = [messages[f[FINDING_MESSAGE]][:MESSAGE_TEXT] for f in recorded]
+    assert kinds == [["toolcall-strict", "note", ["anthropic:strict"]]]
+    messages = content["checked"]["messages"]
     assert sorted({f[FINDING_MESSAGE] for f in recorded}) == list(range(len(messages))), "each message once"
-    content["checked"]["messages"] = ["recorded, not rendered"] * len(messages)
+    content["checked"]["messages"] = [[*kind[:MESSAGE_TEXT], "recorded, not rendered"] for kind in messages]
     reseal(path, {"checked": content["checked"]})
-    assert any("pick.n: recorded, not rendered  [toolcall-strict]" in line for line in cold_output(project))
+    assert any("pick.n: Anthropic strict mode: recorded, not rendered" in line for line in cold_output(project))
 
 
 def test_other_renderers_render_everything_again(project: Project, reference: bytes) -> None:
@@ -267,13 +271,14 @@ def test_a_record_is_one_array_per_tool_with_its_sources_as_indexes(tmp_path: Pa
     assert int(digest, 16) >= 0  # hex digits
     checked = reuse.Checked(digest, ("app.tools", "app.kinds"), FOUND, clean=False)
     block = reuse.checked_block([("t", checked)], ["app.kinds", "app.tools"], "a")
-    assert block["tools"] == [["t", digest, [0, 1], False, [["x", ["a", 1], 0]]]]  # its tool is the qualname's
-    assert block["messages"] == ["lost"]
+    # Its tool is the qualname's.
+    assert block["tools"] == [["t", digest, [0, 1], False, [["x", ["a", 1], 0]]]]
+    assert block["messages"] == [["toolcall-strict", "error", [], "lost"]]
     assert list(block) == ["renderer", "analysis", "messages", "tools"]
     renamed = reuse.Checked(digest, ("app.tools",), (*FOUND, *FOUND, Finding(STRICT, "lost", "u", "y")), clean=False)
     block = reuse.checked_block([("t", renamed)], ["app.tools"], "a")
-    assert block["tools"][0][RECORD_STRICT] == [["x", ["a", 1], 0], ["x", ["a", 1], 0], ["y", [], 0, "u"]]
-    assert block["messages"] == ["lost"], "each message once"
+    assert block["tools"][0][RECORD_VARIANTS] == [["x", ["a", 1], 0], ["x", ["a", 1], 0], ["y", [], 0, "u"]]
+    assert block["messages"] == [["toolcall-strict", "error", [], "lost"]], "each message once"
     clean = reuse.Checked(digest, ("app.tools",), (), clean=True)
     block = reuse.checked_block([("t", clean)], ["app.kinds", "app.tools"], "a")
     assert block["tools"] == [["t", digest, [1], True, []]]
@@ -318,12 +323,14 @@ def test_a_released_record_reads_its_entries_again_only_from_the_same_file(tmp_p
         assert previous.entry("t") == expected
 
 
-def _recorded(*tools: object) -> dict[str, object]:
-    """A ``checked`` block of these renderers, holding ``tools`` as its records."""
+def _recorded(
+    *tools: object, code: str = "toolcall-strict", severity: str = "error", modes: object = None
+) -> dict[str, object]:
+    """A ``checked`` block of these renderers, holding ``tools`` as its records and one message of this kind."""
     return {
         "renderer": reuse.renderer_digest(),
         "analysis": "a",
-        "messages": ["lost"],
+        "messages": [[code, severity, [] if modes is None else modes, "lost"]],
         "tools": list(tools),
     }
 
@@ -338,6 +345,10 @@ def _recorded(*tools: object) -> dict[str, object]:
         pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [["x", [], 1]]]), id="message-out-of-range"),
         pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [["x", [], "lost"]]]), id="message-a-text"),
         pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [["x", [], 0, "u", "v"]]]), id="finding-long"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [["x", [], 0]]], code="toolcall-bogus"), id="code"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [["x", [], 0]]], severity="fatal"), id="severity"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [["x", [], 0]]], modes=[1]), id="modes"),
+        pytest.param(lambda: _recorded(["t", "0" * 32, [0], True, [["x", [], 0]]], modes="gemini"), id="modes-text"),
         pytest.param(lambda: _recorded(["t"]), id="no-digest"),
         pytest.param(lambda: _recorded(["t", 5, [0], True, []]), id="digest-not-a-string"),
         pytest.param(lambda: _recorded(["t", "0" * 32, [0], True]), id="no-findings"),
@@ -409,7 +420,14 @@ RENDERERS_IMPORTED = (
 )
 
 
-@pytest.mark.parametrize(("settings", "renders"), [("strict = false\ncache = false", False), ("cache = false", True)])
+@pytest.mark.parametrize(
+    ("settings", "renders"),
+    [
+        ('strict = false\ncache = false\nproviders = ["openai", "anthropic"]', False),
+        ("strict = false\ncache = false", True),  # Gemini's findings are still reported
+        ("cache = false", True),
+    ],
+)
 def test_nothing_is_rendered_when_nothing_reads_it(project: Project, settings: str, renders: bool) -> None:
     project.write("pyproject.toml", f"{PYPROJECT}\n[tool.toolcall]\n{settings}\n")
     result = project.mypy("--cache-dir", fresh_cache(project), start=RENDERERS_IMPORTED)

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from toolcall import _ir as ir
     from toolcall._render.definitions import Rendered
 
-__all__ = ["CHECKED_VARIANTS", "in_scope", "merged", "variant_findings"]
+__all__ = ["CHECKED_VARIANTS", "any_asked", "asked", "in_scope", "merged", "variant_findings"]
 
 #: The variants the plugin renders for their findings: every strict one, and each provider without strict mode.
 CHECKED_VARIANTS: Final = tuple(
@@ -61,11 +61,17 @@ def merged(findings: list[Finding]) -> tuple[Finding, ...]:
 
 def in_scope(finding: Finding, families: frozenset[str], strict: bool) -> Finding | None:
     """``finding`` with only the modes the settings ask about, or ``None`` when none is left."""
-    modes = tuple(
-        mode
-        for mode in finding.modes
-        if PROVIDERS[mode.partition(":")[0]].family in families and (strict or not mode.endswith(":strict"))
-    )
+    modes = tuple(mode for mode in finding.modes if asked(mode, families, strict))
     if not modes:
         return None
     return finding if modes == finding.modes else replace(finding, modes=modes)
+
+
+def asked(mode: str, families: frozenset[str], strict: bool) -> bool:
+    """Whether settings with these ``providers`` and ``strict`` ask about ``mode`` (``"anthropic:strict"``)."""
+    return PROVIDERS[mode.partition(":")[0]].family in families and (strict or not mode.endswith(":strict"))
+
+
+def any_asked(families: frozenset[str], strict: bool) -> bool:
+    """Whether these settings ask about any checked variant (else nothing reads their findings)."""
+    return any(asked(variant_key(provider, is_strict), families, strict) for provider, is_strict in CHECKED_VARIANTS)

@@ -7,7 +7,7 @@ of the renderers' sources::
 
     "checked": {
       "renderer": "...",
-      "messages": ["...", ...],
+      "messages": [[code, severity, [modes], "text"], ...],
       "tools": [["qualname", "ir_sha256", [source indexes], clean, [finding, ...]]]
     }
 
@@ -118,12 +118,13 @@ def checked_block(tools: list[tuple[str, Checked]], sources: Sequence[str], anal
     each one's file too, where mypy's next run finds whether it changed. ``analysis`` is
     ``analysis_digest`` of this run. Each tool is one compact array,
     ``[qualname, ir_sha256, sources, clean, findings]``, each finding
-    ``[code, severity, parameter, path, modes, message]``, its message a position in ``messages``
-    (the same few messages recur over a module's tools), with the tool's
-    name after it where that is not the qualname.
+    ``[parameter, path, message]``, with the tool's name after it where that
+    is not the qualname; its message is a position in ``messages``, each
+    ``[code, severity, modes, text]`` (the same few recur over a module's
+    tools, so each is written once).
     """
     index = {name: position for position, name in enumerate(sources)}
-    messages: dict[str, int] = {}
+    messages: dict[tuple[Any, ...], int] = {}
     records = [
         [
             qualname,
@@ -137,7 +138,7 @@ def checked_block(tools: list[tuple[str, Checked]], sources: Sequence[str], anal
     return {
         "renderer": renderer_digest(),
         "analysis": analysis,
-        "messages": list(messages),
+        "messages": [[code, severity, list(modes), text] for code, severity, modes, text in messages],
         "tools": records,
     }
 
@@ -256,22 +257,23 @@ def _reusable(head: dict[str, Any], module: str) -> bool:
 _SEVERITIES = ("error", "note")
 
 
-def _finding_json(finding: Finding, qualname: str, messages: dict[str, int]) -> list[Any]:
-    at = messages.setdefault(finding.message, len(messages))
+def _finding_json(finding: Finding, qualname: str, messages: dict[tuple[Any, ...], int]) -> list[Any]:
+    kind = (finding.code, finding.severity, finding.modes, finding.message)
+    at = messages.setdefault(kind, len(messages))
     named = [] if finding.tool == qualname else [finding.tool]
-    return [finding.code, finding.severity, finding.parameter, list(finding.path), list(finding.modes), at, *named]
+    return [finding.parameter, list(finding.path), at, *named]
 
 
 def _finding(recorded: list[Any], qualname: str, messages: list[Any]) -> Finding:
-    code, severity, parameter, path, modes, at, *named = recorded
-    message = messages[at]
+    parameter, path, at, *named = recorded
+    if type(at) is not int or at < 0 or len(named) > 1:
+        raise ValueError("not a finding")
+    code, severity, modes, message = messages[at]
     if (
         code not in CODES
         or severity not in _SEVERITIES
         or type(message) is not str
-        or type(at) is not int
-        or at < 0
-        or len(named) > 1
+        or type(modes) is not list
         or not all(type(mode) is str for mode in modes)
     ):
         raise ValueError("not a finding")
