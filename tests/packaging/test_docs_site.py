@@ -22,6 +22,7 @@ from typing import Final
 
 import pytest
 
+from tests.mypy_settings import INI as SKIP_SDKS
 from tests.paths import ROOT
 from tests.replay_server import Anthropic, Call, Conversation, OpenAI, Turn, replay
 
@@ -244,3 +245,35 @@ def test_the_code_samples_run_and_print_what_they_say(page: str, tmp_path: Path)
     printed = run.stdout.splitlines()
     expected = expected_output(page)
     assert [line for line in printed if line in expected] == expected, run.stdout
+
+
+@pytest.mark.parametrize("page", SAMPLE_PAGES)
+def test_the_code_samples_pass_the_plugin_with_no_code_disabled(page: str, tmp_path: Path) -> None:
+    """mypy with the plugin and nothing disabled reports no error of toolcall's on a page's samples (notes pass)."""
+    pytest.importorskip("mypy")
+    files, script = samples(page)
+    files.setdefault("weather.py", samples("getting-started.md")[0]["weather.py"])
+    for name, code in {**files, "sample.py": script}.items():
+        (tmp_path / name).write_text(code, encoding="utf-8")
+    (tmp_path / "mypy.ini").write_text("[mypy]\nplugins = toolcall_mypy\n" + SKIP_SDKS, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": f"{tmp_path}{os.pathsep}{ROOT}"}
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            "mypy.ini",
+            "--cache-dir",
+            str(tmp_path / ".mc"),
+            *sorted(files),
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert run.returncode in (0, 1), run.stderr
+    assert [line for line in run.stdout.splitlines() if ": error: " in line and "[toolcall-" in line] == []
+    assert (tmp_path / "__toolcall__" / "weather.json").is_file()  # the plugin ran over the tools
