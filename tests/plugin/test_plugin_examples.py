@@ -101,8 +101,8 @@ def test_a_rejected_example_is_an_error_at_the_tool_and_left_out_of_the_cache(tm
     result = project.mypy()
     errors = [line for line in result.stdout.splitlines() if "[toolcall-example]" in line]
     assert errors == [
-        "app/tools.py:19: error: plan: example 5 is not JSON: Expecting property name enclosed in double quotes: "
-        "line 5 column 17 (char 181): write each example as a JSON object of arguments, one after another; "
+        "app/tools.py:19: error: plan: example 5 is not JSON: invalid JSON on line 5 of the section: "
+        "write each example as a JSON object of arguments, one after another; "
         "it and the ones after it are left out  [toolcall-example]",
         'app/tools.py:19: error: plan: example 2 is rejected: invalid argument "days": '
         "out of range (must be at most 7), got 9; fix it to match the parameters or remove it from the Examples: "

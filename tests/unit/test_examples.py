@@ -80,12 +80,13 @@ def test_a_doctest_or_prose_section_is_not_argument_examples() -> None:
 @pytest.mark.parametrize(
     ("section", "kept", "problem"),
     [
-        ('{"a": 1}\n{"a": 2,}', 1, "example 2 is not JSON: Expecting property name"),
+        ('{"a": 1}\n{"a": 2,}', 1, "example 2 is not JSON: invalid JSON on line 2 of the section"),
         ('{"a": 1, "a": 2}', 0, "example 1 is not JSON: the key 'a' appears twice"),
         ('{"a": NaN}', 0, "example 1 is not JSON: NaN is not JSON"),
         ('{"a": 1e400}', 0, "example 1 is not JSON: Out of range float values"),
-        ('{"a": 1} then prose', 1, "example 2 is not JSON: Expecting value"),
+        ('{"a": 1} then prose', 1, "example 2 is not JSON: invalid JSON on line 1 of the section"),
         ('{"a": [' * 3000 + "]}" * 3000, 0, "example 1 is not JSON: it nests too deeply"),
+        ('{"a": [' * 51 + "]}" * 51, 0, "example 1 is not JSON: it nests too deeply"),  # 102 levels
     ],
 )
 def test_text_that_is_not_json_ends_the_examples_with_a_problem_naming_its_position(
@@ -219,7 +220,7 @@ def test_introspection_warns_for_a_rejected_example_and_drops_it() -> None:
         described = toolcall.describe(count)
     texts = [str(w.message) for w in caught]
     assert texts == [
-        "count: example 3 is not JSON: Expecting ',' delimiter: line 3 column 8 (char 29): write each example as a "
+        "count: example 3 is not JSON: invalid JSON on line 3 of the section: write each example as a "
         "JSON object of arguments, one after another; it and the ones after it are left out [toolcall-example]",
         'count: example 2 is rejected: invalid argument "n": expected an integer, got "one"; '
         "fix it to match the parameters or remove it from the Examples: section [toolcall-example]",

@@ -351,11 +351,41 @@ def _decoded(section: str) -> DocExamples:
             return DocExamples(tuple(found))
         try:
             value, at = decoder.raw_decode(section, at)
+            if _depth(value) > _MAX_EXAMPLE_DEPTH:
+                raise RecursionError  # some Pythons' decoders take any depth: the bound is the same everywhere
             found.append(json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False))
         except (ValueError, RecursionError) as exc:
             # ValueError covers bad syntax, a repeated key, an int past the digit limit and 1e400 (inf).
-            reason = "it nests too deeply" if isinstance(exc, RecursionError) else str(exc)
-            return DocExamples(tuple(found), f"example {len(found) + 1} is not JSON: {reason}")
+            return DocExamples(tuple(found), f"example {len(found) + 1} is not JSON: {_why_not_json(exc)}")
+
+
+#: How deep an example may nest (arrays and objects): far past any argument a tool takes.
+_MAX_EXAMPLE_DEPTH: Final = 100
+
+
+def _depth(value: object) -> int:
+    """How deeply ``value`` nests arrays and objects (a scalar is 0), without recursion."""
+    deepest, pending = 0, [(value, 0)]
+    while pending:
+        item, level = pending.pop()
+        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else None
+        if children is not None:
+            deepest = max(deepest, level + 1)
+            if deepest > _MAX_EXAMPLE_DEPTH:
+                return deepest
+            pending.extend((child, level + 1) for child in children)
+    return deepest
+
+
+def _why_not_json(exc: Exception) -> str:
+    """The reason, in the same words on every Python (the json module's own texts change between versions)."""
+    import json
+
+    if isinstance(exc, RecursionError):
+        return "it nests too deeply"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"invalid JSON on line {exc.lineno} of the section"
+    return str(exc)
 
 
 def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
