@@ -1,4 +1,7 @@
-"""What a tool's provider variants lose: its ``toolcall-strict`` findings, one per site and problem.
+"""What a tool's provider variants lose, one finding per site and problem.
+
+``toolcall-strict`` for what a mode cannot carry or express, ``toolcall-name``
+for a tool a provider cannot take at all (a Gemini function name).
 
 The plugin renders every strict variant and Gemini for each tool, whatever
 the project's settings, and records what they report (the record is reused
