@@ -15,13 +15,24 @@ find_python() {
   return 1
 }
 
+# A Debian-built Python whose ensurepip reads the host's older pip wheel (scripts/get-python3.14.sh):
+# make the venv without pip, then install pip from the wheel that came with that Python.
+bootstrap_pip() {
+  local python=$1 venv=$2 wheel
+  wheel=$(ls "$("$python" -c 'import sys; print(sys.base_prefix)')"/share/python-wheels/pip-*.whl 2>/dev/null | tail -1)
+  [ -n "$wheel" ] || { echo "no pip for the venv of $python" >&2; return 1; }
+  rm -rf "$venv"
+  "$python" -m venv --without-pip "$venv" >&2
+  "$venv/bin/python" "$wheel/pip" install -q --no-index "$wheel" >&2
+}
+
 venv_for() {
   local version=$1 extras=$2 name=${3:-} requirement=${4:-} root python venv
   root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
   python=$(find_python "$version") || { echo "Python $version not found (pyenv install $version)" >&2; return 1; }
   venv="$root/.venv-$version${name:+-$name}"
   if [ ! -x "$venv/bin/python" ]; then
-    "$python" -m venv "$venv" >&2
+    "$python" -m venv "$venv" >&2 || bootstrap_pip "$python" "$venv"
     "$venv/bin/python" -m pip install -q --upgrade pip >&2
   fi
   "$venv/bin/python" -m pip install -q -e "$root[$extras]" ${requirement:+"$requirement"} >&2
