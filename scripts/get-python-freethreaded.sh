@@ -28,18 +28,24 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-# The newest release of python3.X in Debian: testing first, then unstable.
+# Every source release of python3.X that Debian testing or unstable lists, newest first. The archive keeps
+# only the current sources, so an index that lags behind may name a tarball that is gone: try the next.
 for suite in forky sid; do
-  curl -fsSL "$MIRROR/dists/$suite/main/source/Sources.xz" | xz -dc >"$work/Sources" || continue
-  entry=$(awk -v p="python$VERSION" '$0 == "Package: " p {found = 1} found && /^$/ {exit} found' "$work/Sources")
-  [ -n "$entry" ] && break
-done
-[ -n "${entry:-}" ] || { echo "python$VERSION is in neither Debian testing nor unstable" >&2; exit 1; }
-directory=$(sed -n 's/^Directory: //p' <<<"$entry")
-read -r sha256 _ tarball < <(awk '/^Checksums-Sha256:/ {on = 1; next} /^[^ ]/ {on = 0} on && /orig\.tar\.xz$/' <<<"$entry")
-[ -n "${tarball:-}" ] || { echo "no orig tarball listed for python$VERSION" >&2; exit 1; }
-curl -fsSL -o "$work/$tarball" "$MIRROR/$directory/$tarball"
-echo "$sha256  $work/$tarball" | sha256sum -c --quiet - || { echo "$tarball does not match Debian's index" >&2; exit 1; }
+  curl -fsSL "$MIRROR/dists/$suite/main/source/Sources.xz" | xz -dc || true
+done | awk -v p="python$VERSION" '
+  /^Package: / {mine = ($2 == p); tarball = ""; dir = ""} mine && /^Directory: / {dir = $2}
+  /^Checksums-Sha256:/ {sums = 1; next} /^[^ ]/ {sums = 0}
+  mine && sums && /orig\.tar\.xz$/ {tarball = $3; sha = $1}
+  /^$/ && mine && tarball != "" {print tarball, dir, sha; mine = 0}' | sort -u -V -r >"$work/releases"
+fetched=
+while read -r tarball directory sha256; do
+  curl -fsSL -o "$work/$tarball" "$MIRROR/$directory/$tarball" 2>/dev/null || continue
+  echo "$sha256  $work/$tarball" | sha256sum -c --quiet - || { echo "$tarball does not match Debian's index" >&2; exit 1; }
+  fetched=$tarball
+  break
+done <"$work/releases"
+[ -n "$fetched" ] || { echo "no source release of python$VERSION found in Debian testing or unstable" >&2; exit 1; }
+echo "building $fetched with --disable-gil" >&2
 
 tar -xf "$work/$tarball" -C "$work"
 cd "$work"/Python-*/

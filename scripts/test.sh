@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Set up and run the whole test suite: lint, types, and pytest on each supported Python (3.11 to 3.13).
+# Set up and run the whole test suite: lint, types, and pytest on each supported Python (3.11 to 3.14, and the
+# thread-safety tests on a free-threaded build with the GIL off). A Python this machine lacks is obtained first
+# (scripts/get-python3.14.sh, scripts/get-python-freethreaded.sh).
 #
 # The steps run in two lanes at once, one per core: the first in this checkout, the second in a copy of it
 # (its tracked and untracked files, none that git ignores), so no two pytest runs share a tree. Each lane
@@ -9,16 +11,22 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/venv.sh
 started=$SECONDS
-versions=${PYTHON_VERSIONS:-"3.11 3.12 3.13"}
+versions=${PYTHON_VERSIONS:-"3.11 3.12 3.13 3.14"}
+free_threaded=${FREE_THREADED_PYTHON:-3.13t}
 first=${versions%% *}
-lowest_python=${versions##* }
+last=${versions##* }
+# mypy's lowest supported release predates Python 3.14: it runs on the newest Python before it.
+mypy_python=3.13
 
-# pytest, then the mypy plugin's test-data cases, on one Python.
+# pytest, then the mypy plugin's test-data cases, on one Python. The first and the last Python run every test;
+# those between leave out the packaging and documentation-site tests (tests/packaging), which check what is
+# built and published rather than how the code runs.
 suite() {
-  local version=$1 python status=0
+  local version=$1 python status=0 scope=()
   python=$(venv_for "$version" dev)
-  echo "== pytest on Python $version"
-  PATH="$(dirname "$python"):$PATH" "$python" -m pytest tests || status=$?
+  if [ "$version" != "$first" ] && [ "$version" != "$last" ]; then scope=(--ignore=tests/packaging); fi
+  echo "== pytest on Python $version${scope:+ (all but tests/packaging)}"
+  PATH="$(dirname "$python"):$PATH" "$python" -m pytest tests ${scope[@]+"${scope[@]}"} || status=$?
   # pytest exits 5 when it collected no tests: that is a failure here.
   [ "$status" -eq 0 ] || { echo "pytest failed on Python $version (exit $status)"; return 1; }
   echo "== mypy plugin cases (test-data) on Python $version"
@@ -43,10 +51,21 @@ demo() {
 lowest_mypy() {
   local lowest python
   lowest=$(sed -n 's/^mypy = \["mypy>=\([0-9.]*\),.*/\1/p' pyproject.toml)
-  echo "== the plugin on mypy $lowest (the lowest supported), Python $lowest_python"
-  python=$(venv_for "$lowest_python" dev "mypy$lowest" "mypy==$lowest")
+  echo "== the plugin on mypy $lowest (the lowest supported), Python $mypy_python"
+  python=$(venv_for "$mypy_python" dev "mypy$lowest" "mypy==$lowest")
   PATH="$(dirname "$python"):$PATH" "$python" -m pytest -q tests/plugin test-data \
     || { echo "the plugin failed on mypy $lowest"; return 1; }
+}
+
+# The thread-safety tests (marker "threads") on a free-threaded build with the GIL off. The venv holds the
+# runtime, msgspec and the test runner only: the SDKs and mypy are not what these tests exercise.
+threads() {
+  local version=$1 python
+  python=$(venv_for "$version" fast)
+  "$python" -m pip install -q "pytest>=8" "hypothesis>=6.100" >&2
+  echo "== thread-safety tests on Python $version, PYTHON_GIL=0"
+  # -s shows the GIL's state, which test_gil_state prints (and fails on, if the GIL is on).
+  PYTHON_GIL=0 TOOLCALL_REQUIRE_FREE_THREADING=1 "$python" -m pytest -m threads -s tests/unit || { echo "the thread-safety tests failed on Python $version"; return 1; }
 }
 
 # ruff, mypy --strict and pyright's completeness check, with the first Python's tools.
@@ -76,17 +95,20 @@ run_steps() {
   done
 }
 
-# The suites alternate between the lanes, the first Python's in the first; then the demo and lint in the
-# first lane and the lowest mypy in the second, which puts about the same time in each.
-lane_one=()
+# The two full suites start the lanes, the others alternate between them; then the demo and lint in the first
+# lane, and the lowest mypy and the free-threaded build (whose compile gets both cores by then) in the second.
+lane_one=("suite:$first")
 lane_two=()
+[ "$last" = "$first" ] || lane_two+=("suite:$last")
 index=0
 for version in $versions; do
-  if [ $((index % 2)) -eq 0 ]; then lane_one+=("suite:$version"); else lane_two+=("suite:$version"); fi
+  [ "$version" != "$first" ] && [ "$version" != "$last" ] || continue
+  if [ $((index % 2)) -eq 0 ]; then lane_two+=("suite:$version"); else lane_one+=("suite:$version"); fi
   index=$((index + 1))
 done
 lane_one+=(demo lint)
 lane_two+=(lowest_mypy)
+[ -z "$free_threaded" ] || lane_two+=("threads:$free_threaded")
 
 if [ "${TEST_LANES:-2}" = 1 ] || ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   run_steps "${lane_one[@]}" "${lane_two[@]}"

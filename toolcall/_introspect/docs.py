@@ -46,7 +46,7 @@ def own_docstring(cls: type[Any]) -> str | None:
 
 
 def _generated_docs(cls: type[Any]) -> set[str]:
-    generated = {"An enumeration."}  # Enum on Python 3.10
+    generated: set[str] = set()
     fields = getattr(cls, "_fields", None)
     if isinstance(fields, tuple):
         generated.add(f"{cls.__name__}({repr(fields).replace(chr(39), '')[1:-1]})")
@@ -59,7 +59,7 @@ def _generated_docs(cls: type[Any]) -> set[str]:
 def source_bases(cls: type[Any], namespace: dict[str, Any]) -> tuple[Any, ...]:
     """The bases written in the class statement, looked up in ``namespace`` (names and dotted names only).
 
-    For TypedDicts on Python 3.10 and 3.11, which keep no trace of their bases.
+    For TypedDicts on Python 3.11, which keep no trace of their bases.
     """
     node = _class_node(cls)
     if node is None:

@@ -79,8 +79,8 @@ def _typeddict_fields(w: Walker, cls: type[Any]) -> tuple[ir.Field, ...]:
 
 
 def _typeddict_required(name: str, hint: Any, required_keys: frozenset[str]) -> bool:
-    # An explicit qualifier wins: Python 3.10's typing.TypedDict does not
-    # know typing_extensions.Required when it computes __required_keys__.
+    # An explicit qualifier wins: typing.TypedDict may not know typing_extensions' Required
+    # (a newer release of it) when it computes __required_keys__.
     for layer in (hint, *te.get_args(hint)[:1]):
         origin = te.get_origin(layer)
         if origin in _REQUIRED:
@@ -131,7 +131,13 @@ def _namedtuple_fields(w: Walker, cls: type[Any]) -> tuple[ir.Field, ...]:
 
 
 def _mro_lineage(cls: type[Any]) -> tuple[type[Any], ...]:
-    return tuple(c for c in reversed(cls.__mro__) if "__annotations__" in c.__dict__ and c.__module__ != "typing")
+    return tuple(c for c in reversed(cls.__mro__) if _annotates(c) and c.__module__ != "typing")
+
+
+def _annotates(cls: type[Any]) -> bool:
+    """Whether the class body annotates anything: Python 3.14 keeps a function that makes the annotations
+    (PEP 649) and leaves ``__annotations__`` out of the class until they are first asked for."""
+    return "__annotations__" in cls.__dict__ or cls.__dict__.get("__annotate_func__") is not None
 
 
 _UNANNOTATED: Final = object()

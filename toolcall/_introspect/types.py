@@ -263,8 +263,7 @@ def _newtype(w: Walker, tp: Any) -> ir.TypeNode | None:
 
 
 def _alias(w: Walker, tp: Any) -> ir.TypeNode | None:
-    # The subscripted form first: on Python 3.10, ``Alias[int]`` passes
-    # isinstance checks for its origin's class.
+    # The subscripted form first: ``Alias[int]`` is an alias of ``Alias``, not an instance of its class.
     alias, args = te.get_origin(tp), te.get_args(tp)
     if not isinstance(alias, _ALIAS_CLASSES):
         alias, args = tp, ()
@@ -344,8 +343,6 @@ def _tuple(w: Walker, tp: Any, args: tuple[Any, ...]) -> ir.TypeNode:
         return ir.ArrayType(ir.AnyType("any"), "tuple")
     if len(args) == 2 and args[1] is Ellipsis:
         return ir.ArrayType(w.walk(args[0]), "tuple")
-    if args == ((),):  # tuple[()] on Python 3.10
-        args = ()
     return ir.TupleType(w.walk_args(args))
 
 
@@ -358,7 +355,7 @@ def _mapping(w: Walker, args: tuple[Any, ...]) -> ir.TypeNode:
 
 
 def _class(w: Walker, tp: Any) -> ir.TypeNode | None:
-    # The subscripted form first: on Python 3.10, ``list[int]`` passes ``isinstance(_, type)``.
+    # The subscripted form first: ``list[int]`` is the generic ``list`` given arguments.
     cls, args = te.get_origin(tp), te.get_args(tp)
     if cls is None:
         cls, args = tp, ()
