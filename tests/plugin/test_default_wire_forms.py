@@ -623,18 +623,26 @@ def test_the_plugin_drops_what_it_cannot_or_must_not_call(tmp_path: Path) -> Non
     )
 
 
+def _raised(call: str) -> str:
+    """The error ``call`` raises on this Python, as a finding quotes it (Python 3.14 reworded many)."""
+    names = {"date": dt.date, "time": dt.time, "timedelta": dt.timedelta, "timezone": dt.timezone}
+    with pytest.raises(Exception) as raised:
+        eval(call, names)
+    return messages.shorten(f"{type(raised.value).__name__}: {raised.value}")
+
+
 @pytest.mark.parametrize(
     ("call", "shown", "problem"),
     [
         ("date(2024, 13, 1)", None, "ValueError: month must be in 1..12"),
-        ("date(2024, 2, 30)", None, "ValueError: day is out of range for month"),
+        ("date(2024, 2, 30)", None, _raised("date(2024, 2, 30)")),
         ("timedelta(days=10**10)", "timedelta(days=10 ** 10)", "OverflowError: "),
         ("timedelta(hours=1e308)", "timedelta(hours=1e+308)", "OverflowError: "),
         ("time(25)", None, "ValueError: hour must be in 0..23"),
         (
             "time(9, tzinfo=timezone(timedelta(hours=24)))",
             "timezone(timedelta(hours=24))",  # the call that raised
-            "ValueError: offset must be a timedelta strictly between",
+            _raised("timezone(timedelta(hours=24))"),
         ),
         ("UUID('not a uuid')", None, "ValueError: badly formed hexadecimal UUID string"),
         ("UUID(int=-1)", None, "ValueError: int is out of range"),
@@ -743,7 +751,7 @@ def test_field_defaults_are_read_in_class_bodies(tmp_path: Path) -> None:
     assert (local.code, local.path) == (DEFAULT, ("local",))
     assert local.message.startswith("the default Decimal('1') (a Decimal) is not JSON")
     assert (bad.code, bad.path) == (DEFAULT, ("bad",))
-    assert bad.message.startswith("the default dt.date(2024, 6, 31) cannot be built (ValueError: day is out of range")
+    assert bad.message.startswith(f"the default dt.date(2024, 6, 31) cannot be built ({_raised('date(2024, 6, 31)')})")
 
 
 class _Day(enum.Enum):
