@@ -140,8 +140,10 @@ def wheels(project: Path) -> dict[str, Built]:
 def venv(tmp_path_factory: pytest.TempPathFactory, toolcall_wheel: Path) -> Venv:
     """One fresh environment for every backend's wheel; toolcall's dependencies come from the package index."""
     home = tmp_path_factory.mktemp("venv") / "env"
-    _run([sys.executable, "-m", "venv", home], cwd=home.parent)
+    # pip comes from this environment's pip: a Debian-built Python's ensurepip may offer one too old for it.
+    _run([sys.executable, "-m", "venv", "--without-pip", home], cwd=home.parent)
     python = home / "bin" / "python"
+    _run([sys.executable, "-m", "pip", "-q", "--python", python, "install", "pip"], cwd=home.parent)
     _run([python, "-m", "pip", "install", "-q", "--disable-pip-version-check", toolcall_wheel], cwd=home.parent)
     purelib = _run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"], cwd=home.parent)
     return Venv(python, Path(purelib.strip()))

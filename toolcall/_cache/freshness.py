@@ -11,12 +11,12 @@ operator, string literal (docstrings carry descriptions) or block structure
 makes it stale.
 
 The cache is written by the mypy plugin on one Python and checked at run time
-on possibly another, so the token digest is the same on Python 3.10 to 3.13
+on possibly another, so the token digest is the same on Python 3.11 to 3.14
 for the same file: token types are hashed by name, never by number (the
 numbers differ between versions); operators are plain ``OP``; Python 3.12+
 f-strings (and 3.14 t-strings), which the tokenizer splits into parts, are
-hashed as the one ``STRING`` token the 3.10 and 3.11 tokenizers give, the
-exact source text of the literal; identifiers the 3.10 and 3.11 tokenizers
+hashed as the one ``STRING`` token the 3.11 tokenizer gives, the
+exact source text of the literal; identifiers the 3.11 tokenizer
 split (combining marks) are joined again; error tokens, unknown operators and
 nesting past the compiler's limits give no digest. A source that no version
 compiles may get a digest on one version and none on another, which is safe:
