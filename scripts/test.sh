@@ -58,11 +58,13 @@ lowest_mypy() {
 }
 
 # The thread-safety tests (marker "threads") on a free-threaded build with the GIL off. The venv holds the
-# runtime, msgspec and the test runner only: the SDKs and mypy are not what these tests exercise.
+# runtime and the test runner only: the SDKs and mypy are not what these tests exercise, and msgspec (the
+# fast extra) builds for free-threading from Python 3.14 on.
 threads() {
   local version=$1 python
-  python=$(venv_for "$version" fast)
-  "$python" -m pip install -q "pytest>=8" "hypothesis>=6.100" >&2
+  python=$(venv_for "$version" "")
+  # Wheels only: hypothesis's newest releases build a Rust part from source where they ship no wheel.
+  "$python" -m pip install -q --only-binary=:all: "pytest>=8" "hypothesis>=6.100" >&2
   echo "== thread-safety tests on Python $version, PYTHON_GIL=0"
   # -s shows the GIL's state, which test_gil_state prints (and fails on, if the GIL is on).
   PYTHON_GIL=0 TOOLCALL_REQUIRE_FREE_THREADING=1 "$python" -m pytest -m threads -s tests/unit || { echo "the thread-safety tests failed on Python $version"; return 1; }
