@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, Literal, NamedTuple, NewType, Optional, TypedDict, TypeVar, Union
 
+import typing_extensions
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
@@ -59,6 +61,7 @@ class Pair(NamedTuple):
 UserId = NewType("UserId", int)
 Bounded = TypeVar("Bounded", bound=str)
 Either = TypeVar("Either", int, str)
+Defaulted = typing_extensions.TypeVar("Defaulted", default=int)  # typing.TypeVar takes default= from 3.13
 
 ROWS: list[tuple[str, Any, str]] = [
     ("str", str, "str"),
@@ -97,6 +100,7 @@ ROWS: list[tuple[str, Any, str]] = [
     ('NewType("UserId", int)', UserId, "int"),
     ("TypeVar bound=str", Bounded, "str"),
     ("TypeVar(int, str)", Either, "int or str"),
+    ("TypeVar default=int", Defaulted, "int"),
     ("Annotated[int, Param(ge=1, le=7)]", Annotated[int, Param(ge=1, le=7)], "int, checked"),
     ("Annotated[str, Param(max_length=5)]", Annotated[str, Param(max_length=5)], "str, checked"),
     ('Annotated[int, Param(wire="string_integer")]', Annotated[int, Param(wire="string_integer")], "int"),

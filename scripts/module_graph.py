@@ -36,7 +36,17 @@ ROOTS: Final = ("toolcall", "toolcall_mypy")
 #: A new package or top-level module gets a place here (the tests fail until it has one).
 LAYERS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("warning and exception classes", ("toolcall._warning", "toolcall._exceptions")),
-    ("leaves", ("toolcall.errors", "toolcall._readonly", "toolcall._once", "toolcall._ir", "toolcall._providers")),
+    (
+        "leaves",
+        (
+            "toolcall.errors",
+            "toolcall._readonly",
+            "toolcall._once",
+            "toolcall._ir",
+            "toolcall._providers",
+            "toolcall._annotations",
+        ),
+    ),
     ("findings", ("toolcall._findings",)),
     ("wire values", ("toolcall._wire",)),
     ("declarations", ("toolcall._declarations",)),

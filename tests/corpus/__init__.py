@@ -1,7 +1,8 @@
 """The test corpus: tool modules, one per type family, used by every front-end and renderer test.
 
 ``MODULES`` lists the importable names of the corpus modules available on
-the running Python (``pep695`` needs 3.12 for its ``type`` statements).
+the running Python (``pep695`` needs 3.12 for its ``type`` statements,
+``pep696`` 3.13 for type parameter defaults).
 """
 
 from __future__ import annotations
@@ -31,9 +32,12 @@ _FAMILIES = [
     "kwargs",
     "positional",
     "injected",
+    "typevar_defaults",
 ]
 if sys.version_info >= (3, 12):
     _FAMILIES.append("pep695")
+if sys.version_info >= (3, 13):
+    _FAMILIES.append("pep696")
 
 #: Importable names of the corpus modules, e.g. ``"tests.corpus.scalars"``.
 MODULES: list[str] = [f"{__name__}.{family}" for family in _FAMILIES]

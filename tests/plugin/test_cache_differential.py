@@ -62,14 +62,17 @@ REFUSED: Final = {
 }
 
 #: Modules this Python cannot import, and why (both sides then fail alike, with a SyntaxError).
-UNLOADABLE: Final = (
-    {
-        "tests.corpus.pep695": "PEP 695 syntax needs Python 3.12",
-        "tests.analysis_cases.generics695": "PEP 695 syntax needs Python 3.12",
-    }
-    if sys.version_info < (3, 12)
-    else {}
-)
+UNLOADABLE: Final = {
+    **(
+        {
+            "tests.corpus.pep695": "PEP 695 syntax needs Python 3.12",
+            "tests.analysis_cases.generics695": "PEP 695 syntax needs Python 3.12",
+        }
+        if sys.version_info < (3, 12)
+        else {}
+    ),
+    **({"tests.corpus.pep696": "type parameter defaults need Python 3.13"} if sys.version_info < (3, 13) else {}),
+}
 
 #: Generated modules: enough for over 1,000 tools.
 GENERATED_MODULES: Final = 410

@@ -92,10 +92,22 @@ def test_nested_failure_says_where() -> None:
 
 def test_unresolvable_forward_reference() -> None:
     @toolcall.tool
-    def later(x: "Missing") -> None:  # type: ignore[name-defined]  # noqa: F821
+    def later(x: int, y: "list[Missing]") -> None:  # type: ignore[name-defined]  # noqa: F821
         """Later."""
 
-    _raises(later, "'later'", "cannot resolve", "Missing")
+    _raises(later, "tool 'later'", "parameter 'y': cannot resolve the annotation: name 'Missing' is not defined")
+
+
+class Unfinished(TypedDict):
+    done: "Nowhere"  # type: ignore[name-defined]  # noqa: F821
+
+
+def test_unresolvable_forward_reference_in_a_field() -> None:
+    @toolcall.tool
+    def finish(item: Unfinished) -> None:
+        """Finish."""
+
+    _raises(finish, "parameter 'item': field 'done' of tests.unit.test_introspect_errors.Unfinished", "'Nowhere'")
 
 
 def test_provider_schema_must_be_json() -> None:

@@ -188,7 +188,9 @@ def _star_args(fn: Callable[..., Any]) -> str | None:
     """
     import inspect
 
-    for parameter in inspect.signature(fn).parameters.values():
+    from toolcall._annotations import signature
+
+    for parameter in signature(fn).parameters.values():
         if parameter.kind is inspect.Parameter.VAR_POSITIONAL:
             return parameter.name
     return None

@@ -38,6 +38,7 @@ from typing import Any, Final
 
 from toolcall import _ir as ir
 from toolcall import errors
+from toolcall._annotations import signature
 from toolcall._dispatch.codegen import CodeBuilder, is_safe_identifier
 from toolcall._dispatch.coercers import Coercers, resolve_union_orders
 from toolcall._dispatch.result import Err, Ok
@@ -123,7 +124,7 @@ def _defaults(function: Callable[..., Any]) -> dict[str, Any]:
     # The tool's own default objects, passed explicitly when an argument is left out.
     return {
         name: p.default
-        for name, p in inspect.signature(function).parameters.items()
+        for name, p in signature(function).parameters.items()
         if p.default is not inspect.Parameter.empty
     }
 

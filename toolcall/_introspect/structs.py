@@ -56,8 +56,8 @@ def structured(w: Walker, cls: type[Any], args: tuple[Any, ...]) -> ir.TypeNode 
     shape = shape_of(cls)
     if shape is None:
         return None
-    arg_nodes = w.walk_args(args)
-    bindings = dict(zip(getattr(cls, "__parameters__", ()), arg_nodes, strict=False))
+    bindings = w.bind(getattr(cls, "__parameters__", ()), args)
+    arg_nodes = tuple(bindings.values())
 
     def build() -> ir.TypeNode:
         ref = w.remember(class_ref(cls), cls)

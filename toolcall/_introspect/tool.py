@@ -24,6 +24,7 @@ from typing import Any, Final
 import typing_extensions as te
 
 from toolcall import _ir as ir
+from toolcall._annotations import signature as signature_of
 from toolcall._declarations.custom import providers_for
 from toolcall._declarations.tool import ToolDeclaration
 from toolcall._exceptions import SchemaError
@@ -71,11 +72,11 @@ def build_tool(declaration: ToolDeclaration) -> ToolParts:
     try:
         hints = function_hints(fn)
     except SchemaError as exc:
-        raise SchemaError(f"{where}: {exc}") from None
+        raise SchemaError(f"{where}, {exc}") from None
     doc = parse_docstring(fn.__doc__)
     walker = Walker(declaration.module, providers_for(declaration.module), fn.__globals__)
     findings: list[Finding] = []
-    signature = inspect.signature(fn)  # follows functools.wraps to the signature callers see
+    signature = signature_of(fn)  # follows functools.wraps to the signature callers see
     parameters = []
     for param in signature.parameters.values():
         if param.kind is inspect.Parameter.VAR_POSITIONAL:

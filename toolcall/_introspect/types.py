@@ -97,6 +97,20 @@ _QUALIFIERS: Final = frozenset(
 _ALIAS_CLASSES: Final = tuple({getattr(typing, "TypeAliasType", te.TypeAliasType), te.TypeAliasType})
 
 
+#: What ``typevar_default`` returns for a type parameter without a default.
+NO_DEFAULT: Final = object()
+
+
+def typevar_default(param: Any) -> Any:
+    """The default of a type parameter (PEP 696), or ``NO_DEFAULT``.
+
+    ``typing`` has defaults from Python 3.13; ``typing_extensions.TypeVar``
+    adds them before.
+    """
+    has_default = getattr(param, "has_default", None)
+    return param.__default__ if has_default is not None and has_default() else NO_DEFAULT
+
+
 def type_name(tp: Any) -> str:
     """A readable name for an annotation, for messages."""
     if isinstance(tp, type) and typing.get_origin(tp) is None:  # before 3.11, list[int] is a type too
@@ -186,6 +200,25 @@ class Walker(RecursionTracker):
         """The nodes of type arguments."""
         return tuple(self.walk(arg) for arg in args)
 
+    def bind(self, params: tuple[Any, ...], args: tuple[Any, ...]) -> dict[Any, ir.TypeNode]:
+        """What a generic's type parameters stand for: its arguments, then the defaults of those left out (PEP 696).
+
+        A default that names an earlier parameter stands for what that one is
+        bound to; ``typing`` writes it into the arguments as that parameter
+        (``Pair[int]`` is ``Pair[int, A]`` for ``class Pair[A, B = A]``).
+        """
+        bindings: dict[Any, ir.TypeNode] = {}
+        for index, param in enumerate(params):
+            default = typevar_default(param)
+            if index < len(args):
+                arg = args[index]
+                earlier = arg is default and isinstance(arg, typing.TypeVar) and arg in bindings
+                bindings[param] = bindings[arg] if earlier else self.walk(arg)
+            elif default is not NO_DEFAULT:
+                with self.scope(None, bindings):
+                    bindings[param] = self.walk(default)
+        return bindings
+
     def binding(self, typevar: Any) -> ir.TypeNode | None:
         """The node a type variable is bound to in the current scope."""
         return self._bindings[-1].get(typevar)
@@ -247,6 +280,9 @@ def _typevar(w: Walker, tp: Any) -> ir.TypeNode | None:
     bound = w.binding(tp)
     if bound is not None:
         return bound
+    default = typevar_default(tp)
+    if default is not NO_DEFAULT:  # unbound: a type checker takes the default (PEP 696), so do we
+        return w.walk(default)
     if tp.__bound__ is not None:
         return w.walk(tp.__bound__)
     if tp.__constraints__:
@@ -269,8 +305,8 @@ def _alias(w: Walker, tp: Any) -> ir.TypeNode | None:
         alias, args = tp, ()
         if not isinstance(alias, _ALIAS_CLASSES):
             return None
-    arg_nodes = w.walk_args(args)
-    bindings = dict(zip(getattr(alias, "__type_params__", ()), arg_nodes, strict=False))
+    bindings = w.bind(getattr(alias, "__type_params__", ()), args)
+    arg_nodes = tuple(bindings.values())
 
     def build() -> ir.TypeNode:
         with w.scope(getattr(alias, "__module__", None), bindings):

@@ -442,7 +442,9 @@ class Walker(RecursionTracker):
         assert isinstance(p, TypeVarType)
         defined_in = self.sources.defining_module(p.fullname)
         if defined_in is not None:
-            self.touch(defined_in)  # its bound and constraints are written there
+            self.touch(defined_in)  # its bound, constraints and default are written there
+        if p.has_default():  # unbound: a type checker takes the default (PEP 696), so do we
+            return self.walk(p.default, None)
         if p.values:
             return union_of(tuple(self.walk(value, None) for value in p.values))
         bound = get_proper_type(p.upper_bound)
