@@ -54,6 +54,9 @@ def _generated_docs(cls: type[Any]) -> set[str]:
     return generated
 
 
+_WILDCARD = "\x00"
+
+
 class _AnyAnnotation:
     """Stands for any annotation text in a signature's text."""
 
@@ -61,15 +64,12 @@ class _AnyAnnotation:
         return _WILDCARD
 
 
-_WILDCARD = "\x00"
-
-
 def _generated_dataclass_doc(cls: type[Any], doc: str) -> bool:
     """Whether ``doc`` is the one ``@dataclass`` writes for a class without one: its name and signature.
 
-    The annotations in it are spelled as they were when the class was made;
-    on Python 3.14 a name defined later in the module is spelled as written
-    then, and as a class later, so any text stands for an annotation.
+    It spells each annotation as it was when the class was made: on Python
+    3.14 a class the module defines further down was then only a name (a
+    ``ForwardRef``), and is a class now; so any text stands for an annotation.
     """
     if "__dataclass_fields__" not in cls.__dict__ or not doc.startswith(f"{cls.__name__}("):
         return False
