@@ -641,8 +641,8 @@ def test_gil_state() -> None:
     is_gil_enabled = getattr(sys, "_is_gil_enabled", None)
     gil_enabled = True if is_gil_enabled is None else bool(is_gil_enabled())
     free_threaded = bool(sysconfig.get_config_var("Py_GIL_DISABLED"))
-    if is_gil_enabled is not None:
-        print(f"\nsys._is_gil_enabled() = {gil_enabled} (free-threaded build: {free_threaded})")
+    shown = "absent (before 3.13)" if is_gil_enabled is None else gil_enabled
+    print(f"\nsys._is_gil_enabled() = {shown} (free-threaded build: {free_threaded})")
     required = os.environ.get("TOOLCALL_REQUIRE_FREE_THREADING") == "1"
     problem = gil_problem(free_threaded, gil_enabled, required)
     assert problem is None, problem
