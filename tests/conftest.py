@@ -1,24 +1,32 @@
-"""Fixtures shared by the plugin's cache tests (``tests/plugin_project.py``)."""
+"""Fixtures shared by the plugin's cache tests (``tests/plugin_project.py``), and what ``-m threads`` collects."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.paths import ROOT
 from tests.pep517 import build_distribution
-from tests.plugin_project import Project
+
+if TYPE_CHECKING:
+    # Imported where used: it needs mypy, and the thread tests run on builds without it (``-m threads``).
+    from tests.plugin_project import Project
 
 
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
+    from tests.plugin_project import Project
+
     return Project(tmp_path / "project")
 
 
 @pytest.fixture(scope="module")
 def reference(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     """The cache file a cold run writes, in a project of its own."""
+    from tests.plugin_project import Project
+
     cold = Project(tmp_path_factory.mktemp("reference") / "project")
     cold.mypy()
     return cold.cache.read_bytes()
@@ -31,3 +39,16 @@ def toolcall_wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     build_distribution(ROOT, outdir, "--wheel")
     (wheel,) = outdir.glob("*.whl")
     return wheel
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """Under ``-m threads``, leave unimported the test files that mark no test ``threads``.
+
+    The thread tests run on the free-threaded build with only pytest, hypothesis and toolcall's own
+    dependencies installed: other files import the SDKs, mypy and the extras, and would fail to collect.
+    """
+    if config.getoption("markexpr") != "threads" or not collection_path.name.startswith("test_"):
+        return None
+    if collection_path.suffix != ".py" or "mark.threads" in collection_path.read_text(encoding="utf-8"):
+        return None  # pytest decides, as it would without ``-m threads``
+    return True

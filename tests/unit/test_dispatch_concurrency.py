@@ -28,6 +28,8 @@ from toolcall import errors
 from toolcall._dispatch import binder
 from toolcall._dispatch.result import Err, Ok
 
+pytestmark = pytest.mark.threads
+
 THREADS = 16
 CALLS_PER_THREAD = 500
 TASKS = 200

@@ -27,7 +27,7 @@ from typing import Any
 import pytest
 
 #: Left out of the fast loop (``-m "not slow"``): every case runs child interpreters, several times.
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.threads]
 
 THREADS = 16
 REPETITIONS = 5

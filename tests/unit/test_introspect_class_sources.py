@@ -13,11 +13,12 @@ import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from toolcall._declarations.tool import module_tools
-from toolcall._introspect import introspect
+from toolcall._introspect import docs, introspect
 
 CLASSES = 40
 
@@ -93,3 +94,24 @@ def test_a_module_of_many_classes_is_parsed_once(module: object, monkeypatch: py
     assert descriptions == [d for index in range(CLASSES) for d in (f"The name of record {index}.", None)]
     twice = tool.parameters[-1].type
     assert [f.name for f in twice.fields] == ["second"]  # type: ignore[union-attr]
+
+
+@pytest.mark.threads
+def test_a_module_s_classes_are_shared_only_once_all_are_read(module: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A thread that looks while another reads the module's class statements finds all of them, never a part.
+
+    Finding only the first of ``Twice``'s two statements, it would take that one for the class and
+    describe fields the class does not have.
+    """
+    collect = docs._collect_classes
+    looked: list[dict[str, int]] = []
+
+    def collecting(body: list[ast.stmt], prefix: str, classes: dict[str, list[ast.ClassDef]]) -> None:
+        collect(body, prefix, classes)
+        if not looked and "Record0" in classes:  # some read, the rest not yet: here another thread looks
+            looked.append({})
+            looked[0] = {name: len(nodes) for name, nodes in docs._module_classes(module.Twice).items()}
+
+    monkeypatch.setattr(docs, "_collect_classes", collecting)
+    docs.field_docs(module.Twice, (module.Twice,))
+    assert looked == [{**{f"Record{index}": 1 for index in range(CLASSES)}, "Twice": 2}]

@@ -10,6 +10,8 @@ import pytest
 
 from toolcall._once import OnceCell, OnceMap
 
+pytestmark = pytest.mark.threads
+
 THREADS = 32
 
 

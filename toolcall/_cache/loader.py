@@ -175,7 +175,10 @@ def _read_resource(name: str, spec: Any, origin: Path) -> bytes | None:
     package = name if stem == "__init__" else (spec.parent or None)
     try:
         if package:
-            target: Any = resources.files(package).joinpath(file_format.CACHE_DIR).joinpath(f"{stem}.json")
+            # The package itself, not its name: ``files(name)`` imports it, and so waits while another thread
+            # runs the package's ``__init__``, which may be waiting for this very tool (a deadlock).
+            anchor = sys.modules.get(package, package)
+            target: Any = resources.files(anchor).joinpath(file_format.CACHE_DIR).joinpath(f"{stem}.json")
         else:
             target = file_format.cache_path(origin)  # a top-level module: its own directory
         if isinstance(target, Path):
@@ -295,12 +298,29 @@ def _spec(module: str) -> Any:
     loaded = sys.modules.get(module)
     if loaded is not None:
         return getattr(loaded, "__spec__", None)
-    from importlib.util import find_spec
-
+    parent = sys.modules.get(module.rpartition(".")[0])
     try:
-        return find_spec(module)
+        if parent is None:
+            from importlib.util import find_spec
+
+            return find_spec(module)  # imports its parent packages, which no thread has started to import
+        return _find_in(module, parent.__path__)
     except Exception:  # a parent package that fails to import, a hostile finder: the module is not there
         return None
+
+
+def _find_in(module: str, path: Any) -> Any:
+    """The spec of ``module`` in its parent's ``path``, as ``find_spec`` finds it but without importing the parent.
+
+    ``find_spec`` imports the parent even when it is in ``sys.modules``, and so waits while another thread
+    runs the parent's ``__init__``, which may be waiting for this very tool (a deadlock).
+    """
+    for finder in sys.meta_path:
+        find = getattr(finder, "find_spec", None)
+        spec = None if find is None else find(module, path)
+        if spec is not None:
+            return spec
+    return None
 
 
 def live_fingerprint(declaration: ToolDeclaration) -> str:

@@ -55,7 +55,9 @@ class TypeProvider(ABC):
         return value
 
 
-_MODULE_PROVIDERS: dict[str, tuple[type[TypeProvider], ...]] = {}
+# Module name -> its providers, in registration order. A registration is one ``setdefault`` and one ``extend``,
+# each atomic, so two at once (with or without the GIL) both land: a read, add and store again could lose one.
+_MODULE_PROVIDERS: dict[str, list[type[TypeProvider]]] = {}
 _INSTANCES: OnceMap[type[TypeProvider], TypeProvider] = OnceMap()
 
 
@@ -71,12 +73,12 @@ def use_types(*providers: type[TypeProvider]) -> None:
                 "define `class MyTypes(toolcall.TypeProvider)` and pass the class"
             )
     module = sys._getframe(1).f_globals.get("__name__", "__main__")
-    _MODULE_PROVIDERS[module] = _MODULE_PROVIDERS.get(module, ()) + tuple(providers)
+    _MODULE_PROVIDERS.setdefault(module, []).extend(providers)
 
 
 def providers_for(module: str) -> tuple[type[TypeProvider], ...]:
     """The providers registered for ``module``, in registration order."""
-    return _MODULE_PROVIDERS.get(module, ())
+    return tuple(_MODULE_PROVIDERS.get(module, ()))
 
 
 def provider_instance(provider: type[TypeProvider]) -> TypeProvider:

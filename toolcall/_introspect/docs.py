@@ -127,6 +127,7 @@ def _class_node(cls: type[Any]) -> ast.ClassDef | None:
 
 # Source file -> each class statement of the module (not inside a function), by qualname. ``inspect.getsource``
 # parses the whole module again for every class (before 3.13), which made a module of many classes quadratic.
+# A table is stored only once it is complete: a thread finds a whole table or none (and then builds its own).
 _CLASSES: dict[str, dict[str, list[ast.ClassDef]]] = {}
 
 
@@ -145,8 +146,9 @@ def _module_classes(cls: type[Any]) -> dict[str, list[ast.ClassDef]]:
             tree = ast.parse("".join(lines))
         except (SyntaxError, ValueError):
             tree = ast.Module(body=[], type_ignores=[])
-        classes = _CLASSES[file] = {}
+        classes = {}
         _collect_classes(tree.body, "", classes)
+        _CLASSES[file] = classes
     return classes
 
 
