@@ -62,7 +62,9 @@ class Mode(enum.Enum):
 
 class Point(NamedTuple):
     x: float
+    """Metres east of the start."""
     y: float = 0.0
+    """Metres north of the start."""
 
 
 @dataclasses.dataclass
@@ -89,6 +91,7 @@ class Item:
     """One thing in a crate."""
 
     name: str
+    """What the item is called."""
     weight: Annotated[float, Param(ge=0)] = 1.0
 
 
