@@ -21,13 +21,16 @@ Contenders of (o) and (i):
                            the JSON object as its keyword arguments and calls it), the message by hand
   msgspec Struct           ``msgspec.json.Decoder(Struct of the parameters)``, the call, the message by hand
 
-A decoder is forced by setting ``toolcall._wire.json_decode._chosen`` to what the
+A decoder is forced by setting ``toolcall._wire.json_decode._CHOSEN`` (the
+once-cell the module reads its decoder from) to a cell holding what the
 module's own ``_choose`` returns while the faster decoders are hidden from
 ``import`` (``sys.modules[name] = None``): the very closure a machine without
-them would use. Every toolcall row sets ``_chosen`` in its timed statement
+them would use. Every toolcall row sets ``_CHOSEN`` in its timed statement
 (the default row too: ``setattr(...) or tool_messages(...)``, an
 expression, since ``timing.verify`` evaluates the statement), so all pay
-the same ~40 ns store and share one process.
+the same ~40 ns store and share one process. Each row's check also asks
+``fast_decoder_name()``, so a row that stops forcing its decoder fails
+before it is timed.
 The hand-built peers encode the result with ``json.dumps``, whose text is
 the content toolcall sends; ``msgspec.json.encode`` writes no spaces, so its
 content would differ.
@@ -73,6 +76,7 @@ import toolcall  # noqa: E402
 import toolcall.anthropic  # noqa: E402
 import toolcall.openai  # noqa: E402
 from toolcall import _tool_calls as tool_calls  # noqa: E402
+from toolcall._once import OnceCell  # noqa: E402
 from toolcall._wire import json_decode  # noqa: E402
 from toolcall._wire.return_values import json_text, plain  # noqa: E402
 
@@ -93,8 +97,15 @@ class Settings:
 FULL = Settings(rounds=401, sample_ns=2.5e5)
 QUICK = Settings(rounds=101, sample_ns=2.5e5)
 
+#: The peers of these cases (``peers.PEERS``): each one missing here is printed with its reason.
+ADAPTER_PEERS = ("pydantic", "msgspec", "orjson", "openai", "anthropic")
+
 #: The decoders that can be forced, fastest first, and the modules hidden to get each.
 DECODERS = {"msgspec": (), "orjson": ("msgspec",), "json.loads": ("msgspec", "orjson")}
+
+#: The module's own once-cell, put back after each case: the forced rows leave theirs behind, and the
+#: breakdown's stages must decode with the default decoder.
+OWN_CELL = json_decode._CHOSEN
 
 WEATHER_TEXT = '{"city": "Oslo", "days": 5}'
 ITEMS_TEXT = json.dumps(seed_tools.ITEMS_ARGS)
@@ -172,6 +183,24 @@ def hidden(names: Sequence[str]) -> Iterator[None]:
         sys.modules.update(saved)
 
 
+def forced(chosen: Decoder) -> OnceCell[Decoder]:
+    """A once-cell already holding ``chosen``: set as ``json_decode._CHOSEN``, every decode uses it."""
+    cell: OnceCell[Decoder] = OnceCell()
+    cell.get(lambda: chosen)
+    return cell
+
+
+def decoding_with(label: str, check: Callable[[Any], None]) -> Callable[[Any], None]:
+    """``check``, after making sure the statement decoded with ``label``'s decoder (not a stale default)."""
+
+    def checked(value: Any) -> None:
+        if json_decode.fast_decoder_name() != label:
+            raise AssertionError(f"expected the {label} decoder, got {json_decode.fast_decoder_name()}")
+        check(value)
+
+    return checked
+
+
 def decoders() -> dict[str, Decoder]:
     """Each decoder ``json_decode`` can use on this machine, built by its own ``_choose``."""
     found = {}
@@ -233,25 +262,28 @@ def openai_contenders(name: str, arguments: str, result: Any) -> list[Contender]
     """toolcall (default, SDK object, each decoder forced) and the hand-built peers answering one call of ``name``."""
     message = chat_message(name, arguments)
     base = {"message": message, "module": seed_tools, "tool_messages": toolcall.openai.tool_messages}
-    stmt = "setattr(json_decode, '_chosen', chosen) or tool_messages(module, message)"
-    forced = {"json_decode": json_decode, "chosen": json_decode._choose()}
-    found = [Contender("toolcall", stmt, {**base, **forced})]
+    stmt = "setattr(json_decode, '_CHOSEN', cell) or tool_messages(module, message)"
+    check = same_json(chat_expected(result))
+    default = json_decode._choose()
+    ours = {**base, "json_decode": json_decode, "cell": forced(default)}
+    by_default = decoding_with(default[0], check)
+    found = [Contender("toolcall", stmt, ours, by_default)]
     if peers.installed("openai"):
         from openai.types.chat import ChatCompletionMessage
 
         sdk = ChatCompletionMessage.model_validate(message)
-        found.append(Contender("toolcall SDK object", stmt, {**base, **forced, "message": sdk}))
+        found.append(Contender("toolcall SDK object", stmt, {**ours, "message": sdk}, by_default))
     for label, chosen in decoders().items():
-        found.append(Contender(f"toolcall [{label}]", stmt, {**base, "json_decode": json_decode, "chosen": chosen}))
+        namespace = {**ours, "cell": forced(chosen)}
+        found.append(Contender(f"toolcall [{label}]", stmt, namespace, decoding_with(chosen[0], check)))
     hand = {"message": message, "hand": hand_tool_messages}
     if peers.installed("pydantic"):
-        found.append(
-            Contender("pydantic TypeAdapter", "hand(message, answers)", {**hand, "answers": pydantic_answers()})
-        )
+        answers = pydantic_answers()
+        found.append(Contender("pydantic TypeAdapter", "hand(message, answers)", {**hand, "answers": answers}, check))
     if peers.installed("msgspec"):
-        found.append(Contender("msgspec Struct", "hand(message, answers)", {**hand, "answers": msgspec_answers()}))
-    check = same_json(chat_expected(result))
-    return [Contender(c.name, c.stmt, c.namespace, check) for c in found]
+        answers = msgspec_answers()
+        found.append(Contender("msgspec Struct", "hand(message, answers)", {**hand, "answers": answers}, check))
+    return found
 
 
 def weather_contenders() -> list[Contender]:
@@ -434,6 +466,9 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--check-only", action="store_true", help="only check every contender's output; no timing")
     parser.add_argument("--breakdown", action="store_true", help="also time the stages of toolcall's OpenAI path")
     parser.add_argument("--cases", default="oia", help="which cases to run, e.g. 'oi' (default: oia)")
+    parser.add_argument(
+        "--rounds-factor", type=run.rounds_factor, default=1, help="N times the rounds (a loaded machine)"
+    )
     return parser.parse_args(argv)
 
 
@@ -444,6 +479,7 @@ def check_only(keys: str) -> int:
             for contender in case.contenders():
                 verify(contender)
                 print(f"ok  {case.title}: {contender.name}")
+            json_decode._CHOSEN = OWN_CELL
     return 0
 
 
@@ -451,25 +487,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the chosen cases, print the tables and the targets."""
     options = parse(argv)
     warnings.simplefilter("ignore", toolcall.ToolcallWarning)  # findings are not what is timed
+    for line in peers.skipped_peers(ADAPTER_PEERS):
+        print(line)
     if options.check_only:
         return check_only(options.cases)
     settings = QUICK if options.quick else FULL
+    rounds = settings.rounds * options.rounds_factor
     started = time.perf_counter()
     print(f"{run.machine_note()}; toolcall {run.revision()}; default decoder {json_decode._choose()[0]}")
-    print(
-        f"{'--quick' if options.quick else 'full run'}: {settings.rounds} rounds of {run.duration(settings.sample_ns)}"
-    )
+    print(f"{'--quick' if options.quick else 'full run'}: {rounds} rounds of {run.duration(settings.sample_ns)}")
     results: dict[str, Results] = {}
     for key, case in CASES.items():
         if key in options.cases:
-            results[key] = measure(case.contenders(), settings.rounds, settings.sample_ns)
+            results[key] = measure(case.contenders(), rounds, settings.sample_ns)
+            json_decode._CHOSEN = OWN_CELL
             print(f"\n| case | implementation | median | IQR | x toolcall | x {case.reference} |")
             print("|---|---|---|---|---|---|")
             print("\n".join(run.table_rows(case.title, results[key], case.reference)), flush=True)
     if options.breakdown:
         print("\n| case | stage | median | of the whole |\n|---|---|---|---|")
         for title, name, arguments in (("(o)", "get_weather", WEATHER_TEXT), ("(i)", "add_items", ITEMS_TEXT)):
-            found = measure(breakdown_contenders(name, arguments), settings.rounds, settings.sample_ns)
+            found = measure(breakdown_contenders(name, arguments), rounds, settings.sample_ns)
             print("\n".join(breakdown_rows(title, found)), flush=True)
     print()
     for line in figures(results):

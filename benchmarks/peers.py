@@ -1,7 +1,8 @@
 """The contenders of each case: toolcall, the CPython floor, a hand-written validator and the peers.
 
-Each ``*_contenders()`` returns a list of ``timing.Contender``. Peers that are
-not installed are left out. What each peer's statement does:
+Each ``*_contenders()`` returns a list of ``timing.Contender``. A peer that
+cannot be imported on this Python is left out, and ``skipped_peers`` says
+why (the scripts print it). What each peer's statement does:
 
 - pydantic ``TypeAdapter(fn).validate_python(args)``: a function's
   TypeAdapter has a call schema; it validates a dict as the keyword
@@ -19,10 +20,10 @@ not installed are left out. What each peer's statement does:
 from __future__ import annotations
 
 import asyncio
-import importlib.util
+import importlib
 import sys
 import types
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Sequence
 from pathlib import Path
 from typing import Any, cast  # cast: a function is a valid TypeAdapter argument
 
@@ -37,9 +38,45 @@ TOOL_LINE = "@toolcall.tool\n"
 FRESH_MODULE = "tools20_fresh"
 
 
+#: The peers the benchmarks use, by top-level package, each with the module its contenders import.
+PEERS = {
+    "pydantic": "pydantic",
+    "mcp": "mcp.server.mcpserver",
+    "anthropic": "anthropic.lib.tools",
+    "openai": "openai.types.chat",
+    "msgspec": "msgspec.json",
+    "orjson": "orjson",
+}
+#: The peers of ``run.py``'s cases.
+DISPATCH_PEERS = ("pydantic", "mcp", "anthropic")
+#: Why each peer that could not be imported was left out (its import error), by package.
+_UNAVAILABLE: dict[str, str] = {}
+_AVAILABLE: set[str] = set()
+
+
 def installed(name: str) -> bool:
-    """Whether the distribution providing top-level package ``name`` can be imported."""
-    return importlib.util.find_spec(name) is not None
+    """Whether peer ``name`` (its module in ``PEERS``) imports on this Python; the reason is kept when it does not.
+
+    Importing, not just finding, the package: a peer can be installed and
+    still fail on a new Python (no wheel for its C extension, an API it uses
+    removed), and such a peer must be reported, not timed or silently dropped.
+    """
+    if name in _AVAILABLE:
+        return True
+    if name in _UNAVAILABLE:
+        return False
+    try:
+        importlib.import_module(PEERS.get(name, name))
+    except Exception as exc:  # any import failure leaves the peer out, with its reason
+        _UNAVAILABLE[name] = f"{type(exc).__name__}: {exc}"
+        return False
+    _AVAILABLE.add(name)
+    return True
+
+
+def skipped_peers(names: Sequence[str]) -> list[str]:
+    """One line per peer of ``names`` that cannot be imported here: the rows and targets it is left out of."""
+    return [f"skipped peer {name}: {_UNAVAILABLE[name]}" for name in names if not installed(name)]
 
 
 def expecting(expected: Any) -> Callable[[Any], None]:

@@ -152,7 +152,7 @@ class Target:
 def at_most(text: str, results: Results, other: str, factor: float = 1.0) -> Target:
     """toolcall's median is at most ``factor`` times ``other``'s."""
     if other not in results:
-        return Target(text, None, f"{other} not installed")
+        return Target(text, None, f"{other} not available on this Python")
     ours, theirs = results["toolcall"].median, results[other].median
     return Target(text, ours <= factor * theirs, f"toolcall {duration(ours)} vs {other} {duration(theirs)}")
 
@@ -194,17 +194,40 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer, shorter rounds (about 20 s instead of 2 min)")
     parser.add_argument("--cases", default="abcde", help="which cases to run, e.g. 'ab' (default: abcde)")
+    parser.add_argument(
+        "--rounds-factor", type=rounds_factor, default=1, help="N times the rounds of every case (a loaded machine)"
+    )
     return parser.parse_args(argv)
+
+
+def rounds_factor(text: str) -> int:
+    """``--rounds-factor``: a whole number of at least 1."""
+    factor = int(text)
+    if factor < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return factor
+
+
+def scaled(settings: Settings, factor: int) -> Settings:
+    """``settings`` with ``factor`` times the rounds of every case: more samples for the medians, same samples."""
+    return replace(
+        settings,
+        rounds=settings.rounds * factor,
+        define_rounds=settings.define_rounds * factor,
+        process_rounds=settings.process_rounds * factor,
+        heavy_process_rounds=settings.heavy_process_rounds * factor,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the chosen cases, print the table and the targets."""
     options = parse(argv)
-    settings = QUICK if options.quick else FULL
+    settings = scaled(QUICK if options.quick else FULL, options.rounds_factor)
     warnings.simplefilter("ignore", toolcall.ToolcallWarning)  # findings are not what is timed
     started = time.perf_counter()
     print(f"{machine_note()}; toolcall {revision()}")
-    print(f"{'--quick' if options.quick else 'full run'}: {settings}\n")
+    print(f"{'--quick' if options.quick else 'full run'}: {settings}")
+    print("".join(f"{line}\n" for line in peers.skipped_peers(peers.DISPATCH_PEERS)))
     print("| case | implementation | median | IQR | x toolcall | x floor |")
     print("|---|---|---|---|---|---|")
     results: dict[str, Results] = {}
