@@ -47,14 +47,17 @@ demo() {
   echo "the demo: $lines lines"
 }
 
-# The plugin on the lowest mypy that pyproject.toml admits (the suites ran the newest).
+# The plugin on the lowest mypy that pyproject.toml admits (the suites ran the newest). Its tests take as long as
+# a whole suite, so each lane runs a part: "1/2" is the first of two parts, split by the durations recorded in
+# tests/lowest_mypy_durations.json (pytest-split; a test missing there counts as an average one).
 lowest_mypy() {
-  local lowest python
+  local part=$1 lowest python
   lowest=$(sed -n 's/^mypy = \["mypy>=\([0-9.]*\),.*/\1/p' pyproject.toml)
-  echo "== the plugin on mypy $lowest (the lowest supported), Python $mypy_python"
+  echo "== the plugin on mypy $lowest (the lowest supported), Python $mypy_python, part $part"
   python=$(venv_for "$mypy_python" dev "mypy$lowest" "mypy==$lowest")
   PATH="$(dirname "$python"):$PATH" "$python" -m pytest -q tests/plugin test-data \
-    || { echo "the plugin failed on mypy $lowest"; return 1; }
+    --durations-path tests/lowest_mypy_durations.json --splits "${part#*/}" --group "${part%/*}" \
+    || { echo "the plugin failed on mypy $lowest (part $part)"; return 1; }
 }
 
 # The thread-safety tests (marker "threads") on a free-threaded build with the GIL off. The venv holds the
@@ -97,8 +100,8 @@ run_steps() {
   done
 }
 
-# The two full suites start the lanes, the others alternate between them; then the demo and lint in the first
-# lane, and the lowest mypy and the free-threaded build (whose compile gets both cores by then) in the second.
+# The two full suites start the lanes, the others alternate between them; then the demo, lint and half the
+# lowest mypy's tests in the first lane, the other half and the free-threaded build in the second.
 lane_one=("suite:$first")
 lane_two=()
 [ "$last" = "$first" ] || lane_two+=("suite:$last")
@@ -108,8 +111,8 @@ for version in $versions; do
   if [ $((index % 2)) -eq 0 ]; then lane_two+=("suite:$version"); else lane_one+=("suite:$version"); fi
   index=$((index + 1))
 done
-lane_one+=(demo lint)
-lane_two+=(lowest_mypy)
+lane_one+=(demo lint lowest_mypy:1/2)
+lane_two+=(lowest_mypy:2/2)
 [ -z "$free_threaded" ] || lane_two+=("threads:$free_threaded")
 
 if [ "${TEST_LANES:-2}" = 1 ] || ! git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
