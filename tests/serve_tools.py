@@ -14,6 +14,9 @@ import toolcall
 _NEVER = threading.Event()
 #: ``held`` calls waiting, per key, released by ``release``.
 _HELD: dict[str, asyncio.Event] = {}
+#: ``rendezvous`` calls waiting, per key.
+_BARRIERS: dict[str, threading.Barrier] = {}
+_BARRIERS_LOCK = threading.Lock()
 
 
 @toolcall.tool
@@ -77,6 +80,25 @@ def nap(seconds: float) -> float:
     """
     time.sleep(seconds)
     return seconds
+
+
+@toolcall.tool(thread=True)
+def rendezvous(key: str, expected: int) -> bool:
+    """Wait in a worker thread until ``expected`` calls with this key wait at once; whether they all came.
+
+    Only calls running in threads at the same time can all meet.
+
+    Args:
+        key: the meeting's name
+        expected: how many calls the meeting waits for
+    """
+    with _BARRIERS_LOCK:
+        barrier = _BARRIERS.setdefault(key, threading.Barrier(expected))
+    try:
+        barrier.wait(timeout=20)
+    except threading.BrokenBarrierError:  # alone too long
+        return False
+    return True
 
 
 @toolcall.tool

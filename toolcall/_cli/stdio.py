@@ -97,6 +97,9 @@ class _Lines:
                 message: SessionMessage | None = self._message(self._parse(line, by_name=False))
             except Exception:
                 message = await self._refused(line)
+            else:  # the SDK reads a request whose id is not a string or an integer (1.5, null) as a notification
+                if type(message.message) is self._notification and b'"id"' in line:  # type: ignore[union-attr]
+                    message = await self._refused(line)
             if message is not None:
                 self._replies.unanswered.read(message.message)
                 return message
