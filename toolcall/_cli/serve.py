@@ -19,7 +19,10 @@ definitions and the argument checks, so the SDK only carries the protocol.
 
 Start-up problems (a module that does not import, has no tools, or repeats
 another module's tool name) are one error line each on stderr and exit
-status 1. The server exits 0 when its stdin closes.
+status 1. The server exits 0 when its stdin closes, within 5 seconds even
+if a tool still runs (``toolcall._cli.serve_exit``). A tool that raises
+``CancelledError`` or ``KeyboardInterrupt`` itself fails like any other; a
+request the client cancels, or the server's shutdown, still cancels.
 
 When stdin and stdout are pipes or sockets (as an MCP client starts a
 server), the event loop reads and writes them itself (``toolcall._cli.stdio``): the

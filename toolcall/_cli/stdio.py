@@ -7,6 +7,10 @@ sockets, as an MCP client starts a server, they are read and written by the
 event loop itself instead; anything else (a terminal, a file, Windows) goes
 through the SDK's transport. While serving, fd 0 is on the null device and
 fd 1 on stderr, so a tool can neither read nor break a message.
+
+On pipes every request line gets an answer: a line the SDK's parser refuses
+is read again by ``toolcall._cli.refused_lines``. Once stdin closes, the
+requests already read get ``_EOF_GRACE`` seconds to be answered.
 """
 
 from __future__ import annotations
@@ -73,7 +77,7 @@ class _Lines:
     def __init__(self, reader: asyncio.StreamReader, replies: _Replies) -> None:
         import anyio
         from mcp.shared.message import ServerMessageMetadata, SessionMessage
-        from mcp.types import JSONRPCNotification, JSONRPCRequest, jsonrpc_message_adapter
+        from mcp.types import JSONRPCNotification, jsonrpc_message_adapter
 
         self._reader = reader
         self._replies = replies
@@ -82,7 +86,6 @@ class _Lines:
         self._build = jsonrpc_message_adapter.validate_python
         self._message = SessionMessage
         self._metadata = ServerMessageMetadata
-        self._request = JSONRPCRequest
         self._notification = JSONRPCNotification
         self._end = anyio.EndOfStream
 
