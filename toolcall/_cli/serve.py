@@ -19,7 +19,10 @@ definitions and the argument checks, so the SDK only carries the protocol.
 
 Start-up problems (a module that does not import, has no tools, or repeats
 another module's tool name) are one error line each on stderr and exit
-status 1. The server exits 0 when its stdin closes.
+status 1. The server exits 0 when its stdin closes, within 5 seconds even
+if a tool still runs (``toolcall._cli.serve_exit``). A tool that raises
+``CancelledError`` or ``KeyboardInterrupt`` itself fails like any other; a
+request the client cancels, or the server's shutdown, still cancels.
 
 When stdin and stdout are pipes or sockets (as an MCP client starts a
 server), the event loop reads and writes them itself (``toolcall._cli.stdio``): the
@@ -84,11 +87,13 @@ def run(args: argparse.Namespace) -> int:
         return 1
     import anyio
 
+    from toolcall._cli.serve_exit import leave
+
     try:
         anyio.run(_serve, catalog)
     except KeyboardInterrupt:  # Ctrl-C on a server started by hand: no traceback
-        return INTERRUPTED
-    return 0
+        return leave(INTERRUPTED)
+    return leave(0)
 
 
 def _sdk_problem() -> str | None:
@@ -170,6 +175,12 @@ class _Catalog:
             return _failed(str(self._unknown(name, tuple(self.modules))))
         # No "arguments" in the request means a call without any.
         arguments = {} if params.arguments is None else params.arguments
+        if ctx.request is not None:  # decoded by serve itself: values no tool may see stand in for some
+            from toolcall._cli.refused_lines import unsendable_arguments
+
+            problem = unsendable_arguments(arguments)
+            if problem is not None:
+                return _failed(str(problem))
         try:
             result = await self._arun(module, name, arguments)
         except Exception as exc:  # toolcall's own refusal (an injected parameter has no value here)
@@ -177,6 +188,11 @@ class _Catalog:
 
             logging.getLogger("toolcall").error("toolcall could not call tool %r", name, exc_info=exc)
             return _failed(_one_line(f"toolcall could not call the tool: {type(exc).__name__}: {exc}"))
+        except BaseException as exc:
+            if _request_cancelled():  # the client cancelled the call, or the server is stopping
+                raise
+            # The tool's own CancelledError or KeyboardInterrupt: a failure like any other, not the server's end.
+            return _failed(_tool_raised(name, exc))
         # The same encoding as the provider adapters: a string as it is, other values as JSON text.
         ok, data = self._data_reply(name, result)
         if not ok:
@@ -223,21 +239,51 @@ def _load(names: Sequence[str], *, strict: bool) -> _Catalog | None:
 
 async def _serve(catalog: _Catalog) -> None:
     """Answer MCP requests on stdin/stdout until stdin closes."""
+    import asyncio
+
     import mcp.types
     from mcp.server.lowlevel import Server
 
     from toolcall import __version__
+    from toolcall._cli.serve_exit import Workers
     from toolcall._cli.stdio import flush_stdout, stdio
 
     server: Server[Any] = Server("toolcall", version=__version__)
     server.add_request_handler("tools/list", mcp.types.PaginatedRequestParams, catalog.list_tools)
     server.add_request_handler("tools/call", mcp.types.CallToolRequestParams, catalog.call_tool)
     server.middleware.append(catalog.verbatim)
+    # Thread-run tools run here: a call that never returns must not hold the server open once stdin closes.
+    asyncio.get_running_loop().set_default_executor(Workers(thread_name_prefix="toolcall-tool"))
     async with stdio() as (read_stream, write_stream):
         try:
             await server.run(read_stream, write_stream, server.create_initialization_options())
         finally:
             flush_stdout()
+
+
+def _request_cancelled() -> bool:
+    """Whether the running request is being cancelled (``notifications/cancelled``, or the server stopping)."""
+    import math
+
+    import anyio
+
+    # The SDK cancels a request through a cancel scope around its handler; a tool raising
+    # CancelledError itself cancels no scope.
+    return anyio.current_effective_deadline() == -math.inf
+
+
+def _tool_raised(name: str, exc: BaseException) -> str:
+    """The error line of a ``BaseException`` that is not an ``Exception`` from a tool, logged as ``run`` logs one."""
+    import logging
+
+    from toolcall.errors import Raised
+
+    logging.getLogger("toolcall").error("tool %r raised %s", name, type(exc).__name__, exc_info=exc)
+    try:
+        message = str(exc)
+    except Exception:  # an exception whose __str__ raises still gets reported
+        message = ""
+    return str(Raised(type(exc).__name__, message))
 
 
 def _failed(text: str) -> dict[str, Any]:
