@@ -124,6 +124,13 @@ def test_an_integer_past_the_limit_is_too_long(
     assert openai_content(name, arguments) == "Error: " + expected
 
 
+def test_a_long_integer_replaced_by_a_repeated_member_is_not_an_error(
+    decoder: str, openai_content: Callable[[str, str], str]
+) -> None:
+    # json.loads keeps the last of a repeated member: the long integer never reaches the tool.
+    assert openai_content("digits", '{"n": ' + "7" * 5000 + ', "n": 12}') == "2"
+
+
 def test_arguments_that_are_a_long_integer_are_not_an_object(
     decoder: str, openai_content: Callable[[str, str], str]
 ) -> None:

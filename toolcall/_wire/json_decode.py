@@ -82,6 +82,9 @@ def decode_arguments(text: str) -> Any:
     except json.JSONDecodeError:
         raise
     except ValueError:  # an integer past the int-string limit: found again, with where it is
-        raise long_integers(text) from None
+        found = long_integers(text)
+        if found.places:
+            raise found from None
+        return found.data  # a member the text repeats replaced it, as json.loads keeps the last
     except RecursionError:
         raise too_deep(text) from None
