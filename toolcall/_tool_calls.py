@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -24,6 +25,7 @@ from toolcall import errors
 from toolcall._dispatch.result import Err, Ok
 from toolcall._toolset.run import arun, run
 from toolcall._wire.json_decode import decode_arguments
+from toolcall._wire.json_limits import BeyondLimits
 from toolcall._wire.return_values import NotJSON, json_text, plain
 
 if TYPE_CHECKING:
@@ -42,15 +44,31 @@ def field(item: Any, name: str) -> Any:
 
 
 def _decoded(text: str) -> Any:
-    """The arguments text as data, or ``Err(MalformedArguments)`` for text that is not JSON."""
+    """The arguments text as data, or an ``Err``: ``MalformedArguments`` for text that is not JSON."""
     try:
         return decode_arguments(text)
     except json.JSONDecodeError as exc:
         if not text.strip():  # some models send "" for a tool without parameters
             return {}
         return Err(errors.MalformedArguments(text, exc.msg, exc.pos))
-    except RecursionError:
-        return Err(errors.MalformedArguments(text, "nested too deeply", -1))
+    except BeyondLimits as exc:
+        return _beyond_limits(text, exc)
+    except (ValueError, RecursionError) as exc:  # nothing else is known to come; a clear error if it does
+        return Err(errors.MalformedArguments(text, f"{type(exc).__name__}: {exc}", -1))
+
+
+def _beyond_limits(text: str, exc: BeyondLimits) -> Err:
+    """The error of JSON holding values Python cannot: each an argument error, as the dispatcher words it."""
+    if exc.data is not None and type(exc.data) is not dict:
+        return Err(errors.InvalidArguments(exc.data))
+    problems: list[errors.ToolError] = []
+    for path, code, value in exc.places:
+        if not path:  # nested too deeply before any argument's name could be read
+            return Err(errors.MalformedArguments(text, "nested too deeply", -1))
+        detail = f"at most {sys.get_int_max_str_digits()} digits" if code == "too_long" else ""
+        name, *inside = path
+        problems.append(errors.InvalidArgument(str(name), errors.Reason(code, value, tuple(inside), detail)))
+    return Err(problems[0] if len(problems) == 1 else errors.ArgumentErrors(tuple(problems)))
 
 
 def outcome(source: Source, name: Any, arguments: Any, context: Mapping[str, Any] | None) -> Ok[Any] | Err:

@@ -20,6 +20,7 @@ from tests.paths import ROOT
 from toolcall._once import OnceCell
 from toolcall._tool_calls import outcome, text_reply
 from toolcall._wire import json_decode
+from toolcall._wire.json_limits import BeyondLimits
 from toolcall._wire.return_values import NotJSON, plain
 
 REPORT_TEXT = json.dumps(
@@ -164,8 +165,8 @@ def decoded(text: str) -> Any:
         return ("value", json.dumps(json_decode.decode_arguments(text)))
     except json.JSONDecodeError as exc:
         return ("error", exc.msg, exc.pos)
-    except RecursionError:
-        return ("too deep",)
+    except BeyondLimits as exc:
+        return ("too deep",) if [code for _, code, _ in exc.places] == ["too_deep"] else ("beyond", exc.places)
 
 
 # The fixture only chooses the decoder, which every example shares.

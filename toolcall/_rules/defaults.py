@@ -7,7 +7,9 @@ reads from source:
    finite float, bool, lists and tuples as arrays, str-keyed dicts, Enum
    members as their values; dates, times, timedeltas, UUIDs and Decimals as
    the ``wire_strings.WireString`` the dispatcher parses back), or says why
-   JSON cannot carry it.
+   JSON cannot carry it: an int longer than the int-string limit (Python
+   cannot write it), a container that holds itself, or one nested deeper
+   than ``type_rules.MAX_DEPTH``, which the plugin does not read either.
 2. ``fit_default(json_value, node, defs)`` checks that JSON value against the
    parameter's IR type (a Literal it does not list, an enum value not in the
    enum, a broken bound, the wrong JSON kind; a wire string fits only its own
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import enum
 import math
+import sys
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import FunctionType
@@ -31,6 +34,7 @@ from typing import Final, Union
 from toolcall import _ir as ir
 from toolcall._findings import DEFAULT, Finding
 from toolcall._rules import bounds, messages
+from toolcall._rules.type_rules import MAX_DEPTH
 from toolcall._wire.scalars import SCALARS
 from toolcall._wire.strings import NoOffset, NoWireString, WireString, wire_string
 
@@ -49,6 +53,8 @@ __all__ = [
 
 #: Integers beyond ±(2**53 - 1) lose precision in JavaScript-based clients.
 MAX_SAFE_INTEGER: Final = 2**53 - 1
+#: Ints strictly between -this and this have at most 640 digits, the lowest int-string limit Python allows.
+_SHORT_INT: Final = 10**640
 
 _STRING_INTEGER_HINT: Final = 'use Annotated[int, Param(wire="string_integer")] to send it as a decimal string'
 
@@ -111,28 +117,80 @@ def json_default(
     """Apply the default rules to a default already read as JSON (the mypy plugin's entry)."""
     if value is None:
         return Defaulted(None)
-    return _fit_and_report(value, node, defs or {}, _Where(tool, parameter, path))
+    where = _Where(tool, parameter, path)
+    try:
+        json_of(value)  # an int the plugin folded may be too long to write (``X: Final = 10**5000``)
+    except NotJson as exc:
+        return Defaulted(None, (where.finding(exc.finding),))
+    return _fit_and_report(value, node, defs or {}, where)
 
 
 def json_of(value: object) -> ir.JsonValue:
-    """Convert a live default to JSON, or raise ``NotJson`` naming what it is."""
+    """Convert a live default to JSON, or raise ``NotJson`` naming what it is.
+
+    JSON values pass unchanged, so the plugin's values are checked by it too.
+    """
+    return _json_of(value, ())
+
+
+def _json_of(value: object, holders: tuple[int, ...]) -> ir.JsonValue:
+    """``json_of`` of a value inside the containers whose ids are ``holders`` (outermost first)."""
+    if len(holders) > MAX_DEPTH:  # the plugin reads no deeper: both front ends drop the default
+        raise NotJson(f"<a value nested more than {MAX_DEPTH} levels deep>")
     if isinstance(value, enum.Enum):
-        return json_of(value.value)
+        return _json_of(value.value, holders)
     if value is None or isinstance(value, (bool, str)):
         return value
     if isinstance(value, int):
-        return int(value)
+        return _writable(int(value))
     if isinstance(value, float):
         if not math.isfinite(value):
             raise NotJson(repr(value))
         return float(value)
     if isinstance(value, (list, tuple)):
-        return [json_of(item) for item in value]
+        inside = _inside(value, holders)
+        return [_json_of(item, inside) for item in value]
     if isinstance(value, dict):
         for key in value:
             if not isinstance(key, str):
-                raise non_str_key(repr(key))
-        return {key: json_of(item) for key, item in value.items()}
+                raise non_str_key(_shown(key))
+        inside = _inside(value, holders)
+        return {key: _json_of(item, inside) for key, item in value.items()}
+    return _wire_string(value)
+
+
+def _inside(container: object, holders: tuple[int, ...]) -> tuple[int, ...]:
+    """``holders`` with ``container`` added; ``NotJson`` if it holds itself (JSON has no cycles)."""
+    if id(container) in holders:
+        raise NotJson(f"<a {type(container).__name__} that contains itself>")
+    return (*holders, id(container))
+
+
+def _writable(value: int) -> int:
+    """An int JSON text can show: Python writes no int longer than the int-string limit."""
+    if -_SHORT_INT < value < _SHORT_INT:
+        return value
+    try:
+        str(value)  # bounded work: Python refuses an int past the limit
+    except ValueError:
+        raise NotJson(_too_long_int()) from None
+    return value
+
+
+def _too_long_int() -> str:
+    return f"<an int of more than {sys.get_int_max_str_digits()} digits>"
+
+
+def _shown(value: object) -> str:
+    """``repr(value)``, or what it is when that fails (an int too long to write, a tuple nested too deeply)."""
+    try:
+        return repr(value)
+    except (ValueError, RecursionError):
+        return _too_long_int() if isinstance(value, int) else f"<a {type(value).__qualname__}>"
+
+
+def _wire_string(value: object) -> ir.JsonValue:
+    """A default of another class: the wire string of a date, UUID, Decimal, ..., or ``NotJson``."""
     try:
         wire = wire_string(value)
     except NoOffset as exc:
@@ -158,7 +216,7 @@ def non_str_key(key_text: str) -> NotJson:
 
 
 def _short_repr(value: object) -> str:
-    return messages.shorten(repr(value))
+    return messages.shorten(_shown(value))
 
 
 def _fit_and_report(

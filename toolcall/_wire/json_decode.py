@@ -10,6 +10,8 @@ whose position the error result names. orjson turns integers outside
 -2**63 to 2**64 - 1 into floats, so a text with a run of 19 or more digits
 (the shortest such integer, -9223372036854775809, has 19) goes to
 ``json.loads`` directly.
+
+JSON that Python cannot hold (``json_limits``) raises ``BeyondLimits``.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from toolcall._once import OnceCell
+from toolcall._wire.json_limits import long_integers, too_deep
 
 __all__ = ["decode_arguments", "fast_decoder_name"]
 
@@ -65,7 +68,8 @@ def decode_arguments(text: str) -> Any:
     """JSON data of ``text`` exactly as ``json.loads`` gives it, decoded by the fastest decoder installed.
 
     Raises ``json.JSONDecodeError`` for text that is not JSON, and
-    ``RecursionError`` for text nested deeper than ``json.loads`` can go.
+    ``json_limits.BeyondLimits`` for JSON holding an integer longer than the int-string
+    limit or nested deeper than ``json.loads`` can go.
     """
     decode = _decoder()[1]
     if decode is not None:
@@ -73,4 +77,14 @@ def decode_arguments(text: str) -> Any:
             return decode(text)
         except Exception:  # refused: json.loads decides, and names the position if it refuses too
             pass
-    return json.loads(text)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        raise
+    except ValueError:  # an integer past the int-string limit: found again, with where it is
+        found = long_integers(text)
+        if found.places:
+            raise found from None
+        return found.data  # a member the text repeats replaced it, as json.loads keeps the last
+    except RecursionError:
+        raise too_deep(text) from None

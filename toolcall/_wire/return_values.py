@@ -1,7 +1,8 @@
 """A tool's return value as plain JSON data, as its schema describes it: for the adapters and ``serve``.
 
 Plain types pass as they are, after checks JSON needs (finite numbers,
-valid Unicode, string keys); dataclasses, NamedTuples, Enums, dates, times,
+integers no longer than the int-string limit Python writes, valid Unicode,
+string keys); dataclasses, NamedTuples, Enums, dates, times,
 durations, UUIDs, IP addresses, paths and Decimals become the JSON their
 output schema describes. Anything else raises ``NotJSON``, whose message
 names what it was.
@@ -10,13 +11,19 @@ names what it was.
 from __future__ import annotations
 
 import json
-from typing import Any
+import sys
+from typing import Any, Final
 
 __all__ = ["NotJSON", "json_text", "kind_of", "plain"]
 
 
 class NotJSON(Exception):
     """A value (or part of one) JSON cannot carry; the message says what it was."""
+
+
+#: Integers strictly between -this and this have at most 640 digits, the lowest int-string limit Python allows
+#: (``sys.set_int_max_str_digits``): they are written without asking.
+_SHORT_INT: Final = 10**640
 
 
 def plain(value: Any) -> Any:
@@ -28,8 +35,10 @@ def plain(value: Any) -> Any:
     kind = type(value)
     if kind is str:
         return _text(value)
-    if kind is int or kind is bool or value is None:
+    if kind is bool or value is None:
         return value
+    if kind is int:
+        return value if -_SHORT_INT < value < _SHORT_INT else _long_int(value)
     if kind is float:
         return _finite(value)
     if kind is dict:
@@ -49,7 +58,7 @@ def _object(value: dict[Any, Any]) -> dict[str, Any]:
             type(key) is not str
             or not key.isascii()
             or not (
-                kind is int
+                (kind is int and -_SHORT_INT < item < _SHORT_INT)
                 or kind is bool
                 or item is None
                 or (kind is str and item.isascii())
@@ -93,7 +102,7 @@ def _converted(value: Any) -> Any:
     if isinstance(value, str):  # subclasses of the plain types; bool cannot be subclassed
         return _text(str(value))
     if isinstance(value, int):
-        return int(value)
+        return plain(int(value))
     if isinstance(value, float):
         return _finite(float(value))
     if isinstance(value, Mapping):
@@ -127,6 +136,15 @@ def _text(value: str) -> str:
     return value
 
 
+def _long_int(value: int) -> int:
+    """A long integer, if Python can write it: ``json`` cannot write one longer than the int-string limit."""
+    try:
+        str(value)  # bounded work: Python refuses an integer past the limit
+    except ValueError:
+        raise NotJSON(f"an integer of more than {sys.get_int_max_str_digits()} digits") from None
+    return value
+
+
 def _finite(value: float) -> float:
     if value - value != 0:  # NaN and the infinities (x - x is NaN for them): not JSON numbers
         raise NotJSON(f"the number {value!r}")
@@ -144,7 +162,7 @@ def _key(key: Any) -> str:
     if isinstance(key, str):
         return _text(str(key))
     if isinstance(key, int) and not isinstance(key, bool):
-        return str(int(key))
+        return str(_long_int(int(key)))
     raise NotJSON(f"a dict key of type {type(key).__qualname__}")
 
 
