@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sys
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -25,7 +24,7 @@ from toolcall import errors
 from toolcall._dispatch.result import Err, Ok
 from toolcall._toolset.run import arun, run
 from toolcall._wire.json_decode import decode_arguments
-from toolcall._wire.json_limits import BeyondLimits
+from toolcall._wire.json_limits import BeyondLimits, argument_errors
 from toolcall._wire.return_values import NotJSON, json_text, plain
 
 if TYPE_CHECKING:
@@ -61,14 +60,9 @@ def _beyond_limits(text: str, exc: BeyondLimits) -> Err:
     """The error of JSON holding values Python cannot: each an argument error, as the dispatcher words it."""
     if exc.data is not None and type(exc.data) is not dict:
         return Err(errors.InvalidArguments(exc.data))
-    problems: list[errors.ToolError] = []
-    for path, code, value in exc.places:
-        if not path:  # nested too deeply before any argument's name could be read
-            return Err(errors.MalformedArguments(text, "nested too deeply", -1))
-        detail = f"at most {sys.get_int_max_str_digits()} digits" if code == "too_long" else ""
-        name, *inside = path
-        problems.append(errors.InvalidArgument(str(name), errors.Reason(code, value, tuple(inside), detail)))
-    return Err(problems[0] if len(problems) == 1 else errors.ArgumentErrors(tuple(problems)))
+    if any(not path for path, _, _ in exc.places):  # nested too deeply before any argument's name could be read
+        return Err(errors.MalformedArguments(text, "nested too deeply", -1))
+    return Err(argument_errors(exc.places))
 
 
 def outcome(source: Source, name: Any, arguments: Any, context: Mapping[str, Any] | None) -> Ok[Any] | Err:

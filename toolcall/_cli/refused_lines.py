@@ -9,7 +9,7 @@ read again here with ``json.loads``:
   keep their lone surrogates (bytes that are not UTF-8 become such
   surrogates), so the dispatcher refuses them as ``invalid_unicode``; an
   integer too long for ``int()`` and a value nested deeper than the decoder
-  can go are held by stand-ins (``LongInteger``, ``TooDeep``) that
+  can go are held by ``json_limits``' stand-ins (``LongInteger``, ``TooDeep``) that
   ``unsendable_arguments`` turns into the ``too_long`` and ``too_deep``
   errors a tool call answers with.
 - A line that is not JSON, or longer than the server reads, is answered with
@@ -27,9 +27,10 @@ import secrets
 from dataclasses import dataclass
 from typing import Any, Final
 
-from toolcall.errors import ArgumentErrors, InvalidArgument, Reason, ToolError
+from toolcall._wire.json_limits import LongInteger, TooDeep, argument_errors, places_of
+from toolcall.errors import ToolError
 
-__all__ = ["Answer", "Dispatch", "LongInteger", "TooDeep", "read_overlong", "read_refused", "unsendable_arguments"]
+__all__ = ["Answer", "Dispatch", "read_overlong", "read_refused", "unsendable_arguments"]
 
 #: JSON-RPC's error codes for a line that is not JSON and for JSON that is not a request.
 PARSE_ERROR: Final = -32700
@@ -42,27 +43,6 @@ _ID_SEARCH: Final = 64 << 10
 #: A string runs to the end of the text when it is not closed, so no place is scanned twice.
 _TOKEN = re.compile(r'"(?:[^"\\]++|\\.)*+(?:"|\\?\Z)|[\[\]{}]', re.DOTALL)
 _SPACE = re.compile(r"[ \t\n\r]*")
-
-
-class LongInteger:
-    """An integer the line held with more digits than ``int()`` accepts; never passed to a tool."""
-
-    __slots__ = ("digits",)
-
-    def __init__(self, digits: int) -> None:
-        self.digits = digits
-
-    def __repr__(self) -> str:
-        return f"<an integer of {self.digits} digits>"
-
-
-class TooDeep:
-    """A value nested deeper than the decoder can go; never passed to a tool."""
-
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "<a value nested too deeply>"
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,40 +87,8 @@ def read_overlong(head: bytes, limit: int) -> Answer:
 
 def unsendable_arguments(arguments: dict[str, Any]) -> ToolError | None:
     """The ``too_long`` and ``too_deep`` errors of the arguments that hold stand-ins; ``None`` if none do."""
-    problems: list[ToolError] = []
-    for name, value in arguments.items():
-        found = _stand_in(value)
-        if isinstance(found, TooDeep):
-            problems.append(InvalidArgument(name, Reason("too_deep")))
-        elif found is not None:
-            integer, path = found
-            detail = f"at most {_int_digits()} digits"
-            problems.append(InvalidArgument(name, Reason("too_long", integer, path, detail)))
-    if not problems:
-        return None
-    return problems[0] if len(problems) == 1 else ArgumentErrors(tuple(problems))
-
-
-def _stand_in(value: Any) -> TooDeep | tuple[LongInteger, tuple[str | int, ...]] | None:
-    """The first stand-in in ``value`` (a ``TooDeep``, or a ``LongInteger`` with its path), walked without recursion."""
-    stack: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
-    while stack:
-        item, path = stack.pop()
-        if isinstance(item, TooDeep):
-            return item
-        if isinstance(item, LongInteger):
-            return item, path
-        if type(item) is list:
-            stack.extend((child, (*path, index)) for index, child in reversed(list(enumerate(item))))
-        elif type(item) is dict:
-            stack.extend((child, (*path, key)) for key, child in reversed(list(item.items())))
-    return None
-
-
-def _int_digits() -> int:
-    import sys
-
-    return sys.get_int_max_str_digits() or 4300
+    places = places_of(arguments)
+    return argument_errors(places) if places else None
 
 
 class _Decoder:
@@ -182,7 +130,7 @@ class _Decoder:
             return int(digits)
         except ValueError:  # more digits than int() accepts
             self.stand_ins = True
-            return LongInteger(len(digits.lstrip("-")))
+            return LongInteger(digits)
 
     def _float(self, digits: str) -> float | TooDeep:
         if digits == self._placeholder:

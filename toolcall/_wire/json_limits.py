@@ -12,10 +12,22 @@ float, never a cut integer) or an exception.
 from __future__ import annotations
 
 import json
+import sys
 from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]  # untyped, public
 from typing import Any
 
-__all__ = ["BeyondLimits", "LongInteger", "Place", "long_integers", "too_deep"]
+from toolcall.errors import ArgumentErrors, InvalidArgument, Reason, ToolError
+
+__all__ = [
+    "BeyondLimits",
+    "LongInteger",
+    "Place",
+    "TooDeep",
+    "argument_errors",
+    "long_integers",
+    "places_of",
+    "too_deep",
+]
 
 
 class LongInteger:
@@ -28,6 +40,15 @@ class LongInteger:
 
     def __repr__(self) -> str:
         return f"<an integer of {len(self.text.lstrip('-'))} digits>"
+
+
+class TooDeep:
+    """A stand-in for a value nested deeper than the decoder can go; never passed to a tool."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<a value nested too deeply>"
 
 
 #: Where a value Python cannot hold is: the path from the top of the data, and a reason code.
@@ -64,17 +85,34 @@ def long_integers(text: str) -> BeyondLimits:
         data = json.JSONDecoder(parse_int=_integer).decode(text)
     except RecursionError:
         return too_deep(text)
+    return BeyondLimits(places_of(data), data)
+
+
+def places_of(data: Any) -> list[Place]:
+    """Each ``LongInteger`` and ``TooDeep`` stand-in in decoded ``data``, with its path, in the text's order."""
     places: list[Place] = []
     stack: list[tuple[tuple[str | int, ...], Any]] = [((), data)]
     while stack:  # no recursion: the data may be nested nearly as deep as the recursion limit
         path, value = stack.pop()
         if type(value) is LongInteger:
             places.append((path, "too_long", value))
+        elif type(value) is TooDeep:  # said of its top-level member, as the dispatcher says it of a deep argument
+            places.append((path[:1], "too_deep", None))
         elif type(value) is dict:
             stack.extend(((*path, key), item) for key, item in reversed(value.items()))
         elif type(value) is list:
             stack.extend(((*path, index), item) for index, item in reversed(list(enumerate(value))))
-    return BeyondLimits(places, data)
+    return places
+
+
+def argument_errors(places: list[Place]) -> ToolError:
+    """The argument errors of ``places`` (each path starts at an argument's name), as the dispatcher words them."""
+    problems: list[ToolError] = []
+    for path, code, value in places:
+        detail = f"at most {sys.get_int_max_str_digits()} digits" if code == "too_long" else ""
+        name, *inside = path
+        problems.append(InvalidArgument(str(name), Reason(code, value, tuple(inside), detail)))
+    return problems[0] if len(problems) == 1 else ArgumentErrors(tuple(problems))
 
 
 def too_deep(text: str) -> BeyondLimits:
