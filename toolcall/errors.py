@@ -6,11 +6,14 @@ snake_case class name, with the full data).
 
 ``str(error)`` is one line of valid UTF-8 of at most ``MAX_MESSAGE_LENGTH``
 characters, built only when asked for. Keys and values from the model are
-shown as JSON writes them (a newline as ``\\n``, a lone surrogate as
-``\\udcff``, other non-ASCII text as is), and so are the line separators JSON
-leaves raw; a long value is cut with its size, a long list with how many
-items were left out. ``to_json()`` echoes the model's values JSON-safe: lone
-surrogates escaped and non-JSON objects as their ``repr``.
+shown as JSON writes them (a newline as ``\\n``, a number unquoted, ``NaN``
+included), with every control, format and separator character escaped too
+(``\\u009b``, ``\\u202e``, ``\\u2028``, a lone surrogate as ``\\udcff``) so
+nothing the model sent can break, reorder or hide part of the line; other
+non-ASCII text is shown as is. A long value is cut with its size, a long
+list with how many items were left out. ``to_json()`` echoes the model's
+values JSON-safe: lone surrogates escaped and non-JSON objects as their
+``repr``.
 
 The exceptions toolcall raises to the programmer (a type without a schema,
 an unsafe tool name, an unknown provider, ...) are here too; each subclasses
@@ -22,6 +25,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, Union
@@ -128,7 +132,7 @@ def json_safe(value: Any, depth: int = 0) -> Any:
         return value
     if isinstance(value, int):
         integer = int.__index__(value)
-        return integer if integer.bit_length() <= _MAX_INT_BITS else f"<an integer of {integer.bit_length()} bits>"
+        return integer if integer.bit_length() <= _MAX_INT_BITS else _huge_integer(integer)
     if isinstance(value, float):
         number = float.__float__(value)
         return number if math.isfinite(number) else repr(number)
@@ -136,11 +140,23 @@ def json_safe(value: Any, depth: int = 0) -> Any:
         return _escape_surrogates(str.__str__(value))
     if depth > 50:
         return "..."
-    if type(value) in (list, tuple):
-        return [json_safe(item, depth + 1) for item in value]
-    if type(value) is dict:
-        return {_key(k): json_safe(v, depth + 1) for k, v in value.items()}
+    items = _items(value)
+    if items is not None:
+        return [json_safe(item, depth + 1) for item in items]
+    if isinstance(value, dict):
+        return {_key(k): json_safe(v, depth + 1) for k, v in dict.items(value)}
     return _escape_surrogates(_repr(value))
+
+
+def _items(value: object) -> Iterator[Any] | None:
+    """The items of a list or tuple (a subclass's too, read through the base type), or ``None``."""
+    if isinstance(value, list):
+        return list.__iter__(value)
+    return tuple.__iter__(value) if isinstance(value, tuple) else None
+
+
+def _huge_integer(integer: int) -> str:
+    return f"<an integer of {integer.bit_length()} bits>"
 
 
 def _key(key: object) -> str:
@@ -168,18 +184,34 @@ def _escape_surrogates(text: str) -> str:
 # read only as far as the message can show, so a huge value costs no more than
 # a small one.
 
-#: What breaks a line even inside JSON text: controls, DEL, NEL, the Unicode
-#: line and paragraph separators; as JSON escapes. (Lone surrogates, which
-#: break UTF-8, are escaped by ``_escaped``.)
-_LINE_ESCAPES = {chr(c): f"\\u{c:04x}" for c in (*range(0x20), 0x7F, 0x85, 0x2028, 0x2029)}
-_LINE_ESCAPES.update({"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"})
+#: The Unicode categories a message never shows raw, wherever it echoes text:
+#: controls (Cc: C0, DEL, C1 such as the terminal's CSI U+009B), format
+#: characters (Cf: bidi embeddings, overrides, isolates and marks, zero-width
+#: characters, the BOM, tag characters), line and paragraph separators (Zl, Zp)
+#: and lone surrogates (Cs). Each could break, reorder or hide part of the line.
+_HIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Zl", "Zp", "Cs"})
+#: The short escapes JSON has for some ASCII controls (the others are ``\\uXXXX``).
+_LINE_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t", "\b": "\\b", "\f": "\\f"}
 #: What JSON escapes in a string, plus the above.
 _JSON_ESCAPES = {**_LINE_ESCAPES, '"': '\\"', "\\": "\\\\"}
 
 
 def _escaped(char: str, table: dict[str, str]) -> str:
-    """``char`` as it may appear in a message: its escape in ``table``, a lone surrogate as ``\\udcff``."""
-    return table.get(char) or (f"\\u{ord(char):04x}" if "\ud800" <= char <= "\udfff" else char)
+    """``char`` as it may appear in a message: its escape in ``table``, a hidden character as ``\\uXXXX``."""
+    escape = table.get(char)
+    if escape is not None:
+        return escape
+    if " " <= char < "\x7f" or (char > "\x9f" and unicodedata.category(char) not in _HIDDEN_CATEGORIES):
+        return char
+    return _unicode_escape(ord(char))
+
+
+def _unicode_escape(code: int) -> str:
+    """JSON's escape of a code point: ``\\u009b``, or a surrogate pair beyond U+FFFF."""
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
 
 
 def _take(pieces: Iterator[str], limit: int) -> tuple[str, bool]:
@@ -195,18 +227,23 @@ def _take(pieces: Iterator[str], limit: int) -> tuple[str, bool]:
 
 
 def _pieces(value: Any) -> Iterator[str]:
-    """``value`` as compact JSON text, in pieces a message may end after."""
-    kind = type(value)
-    if kind is list or kind is tuple:
+    """``value`` as compact JSON text, in pieces a message may end after.
+
+    A number is never quoted: ``NaN``, ``Infinity`` and ``-Infinity`` as
+    Python's ``json`` writes them, an integer too long for ``str()`` by its
+    size. Subclasses of the JSON types are read through their base type.
+    """
+    items = _items(value)
+    if items is not None:
         yield "["
-        for index, item in enumerate(value):
+        for index, item in enumerate(items):
             if index:
                 yield ", "
             yield from _pieces(item)
         yield "]"
-    elif kind is dict:
+    elif isinstance(value, dict):
         yield "{"
-        for index, (key, item) in enumerate(value.items()):
+        for index, (key, item) in enumerate(dict.items(value)):
             if index:
                 yield ", "
             yield from _string_pieces(str.__str__(key) if isinstance(key, str) else _repr(key))
@@ -215,9 +252,13 @@ def _pieces(value: Any) -> Iterator[str]:
         yield "}"
     elif isinstance(value, str):
         yield from _string_pieces(str.__str__(value))
-    elif value is None or isinstance(value, (int, float)):
-        data = json_safe(value)  # nan and integers too long for str() become strings
-        yield from _string_pieces(data) if isinstance(data, str) else json.dumps(data)
+    elif value is None or value is True or value is False:
+        yield json.dumps(value)
+    elif isinstance(value, int):
+        integer = int.__index__(value)
+        yield from str(integer) if integer.bit_length() <= _MAX_INT_BITS else (_huge_integer(integer),)
+    elif isinstance(value, float):
+        yield json.dumps(float.__float__(value))
     else:
         yield from _string_pieces(_repr(value))
 
@@ -233,9 +274,15 @@ def _size(value: Any) -> str:
     """How big a cut value was, in the words a model reads."""
     if isinstance(value, str):
         return _count(str.__len__(value), "character")
-    if type(value) in (list, tuple):
-        return _count(len(value), "item")
-    return _count(len(value), "key") if type(value) is dict else ""
+    if isinstance(value, list):
+        return _count(list.__len__(value), "item")
+    if isinstance(value, tuple):
+        return _count(tuple.__len__(value), "item")
+    if isinstance(value, dict):
+        return _count(dict.__len__(value), "key")
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _count(len(str(abs(int.__index__(value)))), "digit")  # cut, so within str()'s limit
+    return ""
 
 
 def _count(number: int, noun: str) -> str:

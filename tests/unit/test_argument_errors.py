@@ -309,8 +309,14 @@ def test_a_key_that_breaks_lookups_is_a_non_string_key_and_the_rest_is_still_che
 
 
 def test_an_object_whose_checks_raise_is_invalid_value_beside_the_other_problems() -> None:
-    class Broken(int):
-        def __int__(self) -> int:
+    class Broken:
+        """An object whose type cannot be checked: its ``__class__`` raises."""
+
+        def __init__(self, value: int) -> None:
+            self.value = value
+
+        @property  # type: ignore[misc]
+        def __class__(self) -> type:  # type: ignore[override]
             raise RuntimeError("broken")
 
     @toolcall.tool

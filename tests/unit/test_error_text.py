@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Callable
 from typing import Any, TypedDict
 
@@ -68,11 +69,10 @@ TEXT = texts(1, 100, 5000, 10**6)
 
 
 def json_text(text: str) -> str:
-    """``text`` as the messages show it: JSON's escapes, line separators and lone surrogates as ``\\uXXXX``."""
-    return re.sub(
-        "[\x7f\x85\u2028\u2029\ud800-\udfff]",
-        lambda m: f"\\u{ord(m.group()):04x}",
-        json.dumps(text, ensure_ascii=False),
+    """``text`` as the messages show it: JSON's escapes, and every control, format or separator as ``\\uXXXX``."""
+    return "".join(
+        json.dumps(char)[1:-1] if unicodedata.category(char) in ("Cc", "Cf", "Cs", "Zl", "Zp") else char
+        for char in json.dumps(text, ensure_ascii=False)
     )
 
 

@@ -41,6 +41,7 @@ from toolcall import errors
 from toolcall._annotations import signature
 from toolcall._dispatch.codegen import CodeBuilder, is_safe_identifier
 from toolcall._dispatch.coercers import Coercers, resolve_union_orders
+from toolcall._dispatch.kinds import as_dict
 from toolcall._dispatch.result import Err, Ok
 from toolcall._exceptions import MissingInjectedError
 from toolcall._wire.scalars import Fail
@@ -154,7 +155,7 @@ def _namespace(tool: ir.Tool, function: Callable[..., Any]) -> dict[str, Any]:
         "_UNREADABLE": _UNREADABLE,
         "MissingInjectedError": MissingInjectedError,
         "_injected": _injected,
-        "_InvalidArguments": errors.InvalidArguments,
+        "_arguments": _arguments,
         "_new": tuple.__new__,
         "_Ok": Ok,
         "_Err": Err,
@@ -188,6 +189,14 @@ def _injected(context: Any, name: str) -> Any:
 _NOT_SENT: Final = object()
 #: What ``problems`` reads for a parameter whose lookup raised (a key that breaks comparison).
 _UNREADABLE: Final = object()
+
+
+def _arguments(args: Any) -> dict[Any, Any]:
+    """Arguments that are not exactly a dict: a dict subclass read as a plain dict, anything else refused."""
+    try:
+        return as_dict(args)
+    except Fail:
+        raise Rejected(errors.InvalidArguments(args)) from None
 
 
 def _invalid_error(name: str, fail: Fail) -> errors.InvalidArgument:
@@ -235,14 +244,13 @@ class _ArgumentChecks:
         self.problems: Callable[[dict[Any, Any], int, str | None], list[errors.ToolError]] = _no_problems
 
     def key_errors(self, args: dict[Any, Any]) -> list[errors.ToolError]:
-        """Non-string keys, then undeclared ones (every key compared only as an exact ``str``)."""
+        """Non-string keys, then undeclared ones (a ``str`` subclass key compared as its plain ``str``)."""
         problems: list[errors.ToolError] = []
-        bad_keys = [k for k in args if type(k) is not str]
+        bad_keys = [k for k in args if not isinstance(k, str)]
         if bad_keys:
             problems.append(errors.NonStringArguments(tuple(bad_keys)))
-        names = [
-            k for k in args if type(k) is str and k not in self.wire and (not self.has_kwargs or k in self.injected)
-        ]
+        keys = (str.__str__(k) for k in args if isinstance(k, str))
+        names = [k for k in keys if k not in self.wire and (not self.has_kwargs or k in self.injected)]
         if names:
             problems.append(errors.UnknownArguments(tuple(names), self.accepted))
         return problems
@@ -357,7 +365,7 @@ class _Writer:
         add = self.source.add
         # ``n`` counts the keys read: the required ones from the start, the optional ones as found.
         required = sum(1 for p, _ in self.slots if not p.injected and p.required)
-        add(1, "if type(args) is not dict:", "    raise Rejected(_InvalidArguments(args))")
+        add(1, "if type(args) is not dict:", "    args = _arguments(args)")
         add(1, "try:", f"    n = {required}")
         for check, (parameter, variable) in enumerate(self.slots):
             if parameter.injected:
@@ -422,12 +430,15 @@ class _Writer:
         add(2, "extra = None", "if n != len(args):")
         add(3, "if _checks.key_errors(args):", f"    raise _unknown(args, {extras})", "extra = {}")
         wire = self.source.constant(frozenset(p.name for p, _ in self.slots if not p.injected), "wire")
-        add(3, "for k, v in args.items():", f"    if k in {wire}:", "        continue", "    try:")
-        add(5, "if not k.isascii(): check_unicode(k)")  # an extra argument's name is model text too
+        # Every key is a str here (``key_errors`` found none that is not); a subclass's is read as its str.
+        add(3, "for k, v in args.items():", "    name = k if type(k) is str else plain(k)")
+        add(4, f"if name in {wire}:", "    continue", "try:")
+        add(5, "if not name.isascii(): check_unicode(name)")  # an extra argument's name is model text too
         self.coercers.inline(self.extras.type, "v", 5)
         # The check resumes at the extras, after ``k``.
-        add(4, "except Fail as f:", f"    raise _invalid(args, k, f, {extras}, k) from None")
-        add(4, "except Exception as exc:", f"    raise _broken(args, exc, k, {extras}, k) from None", "extra[k] = v")
+        add(4, "except Fail as f:", f"    raise _invalid(args, name, f, {extras}, k) from None")
+        add(4, "except Exception as exc:", f"    raise _broken(args, exc, name, {extras}, k) from None")
+        add(4, "extra[name] = v")
 
     def _gaps(self) -> list[tuple[str, str]]:
         """Each optional positional-only parameter's name (a literal) and the later ones' names (a constant)."""
@@ -497,15 +508,16 @@ class _Writer:
         add(1, f"if start <= {self.extras_check}:", "    skip = after is not None", "    for k, v in args.items():")
         add(3, "if skip:", "    skip = k is not after", "    continue")
         # Non-string keys and injected names are key problems, already reported.
-        add(3, f"if type(k) is not str or k in {declared}:", "    continue")
-        self._collected(self.extras.type, "k", 3, extra=True)
+        add(3, "if not isinstance(k, str):", "    continue", "name = plain(k)")
+        add(3, f"if name in {declared}:", "    continue")
+        self._collected(self.extras.type, "name", 3, extra=True)
 
     def _collected(self, node: ir.TypeNode, key: str, indent: int, extra: bool = False) -> None:
         """Coerce ``v``, the value sent for ``key``; a failure is added to ``problem_list``."""
         add = self.source.add
         add(indent, "try:")
         if extra:
-            add(indent + 1, "if not k.isascii(): check_unicode(k)")  # an extra argument's name is model text too
+            add(indent + 1, "if not name.isascii(): check_unicode(name)")  # an extra argument's name is model text too
         self.coercers.inline(node, "v", indent + 1)
         add(indent, "except Fail as f:", f"    problem_list.append(_invalid_error({key}, f))")
         add(indent, "except Exception as exc:", f"    problem_list.append(_broken_error(exc, {key}))")

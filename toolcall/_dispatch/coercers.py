@@ -12,6 +12,10 @@ Strict, not lax: only the JSON kind a type asks for is accepted, except that
 an integral float is an integer (``5.0`` → ``5``) and an integer is a float
 (``1`` → ``1.0``). A union tries the branches whose native JSON kind is the
 value's own first, then the others, in declaration order.
+
+Every check tests the exact type a JSON decoder makes first; a subclass
+instance of a JSON kind takes the slow path (``toolcall._dispatch.kinds``),
+is read as its kind and comes out as the exact type.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ from typing import Any, Final, NamedTuple
 from toolcall import _ir as ir
 from toolcall._declarations.custom import provider_instance
 from toolcall._dispatch.codegen import CodeBuilder
+from toolcall._dispatch.kinds import EXACT_KINDS, as_dict, as_list, json_kind, object_key, plain
 from toolcall._rules import bounds
 from toolcall._wire import scalars
 from toolcall._wire.scalars import Fail
@@ -37,8 +42,9 @@ __all__ = [
     "resolve_union_orders",
 ]
 
-# The JSON kind of a decoded value; subclasses (``bool`` aside) are "other"
-# and try every union branch in order.
+# The JSON kind of a decoded value; a subclass instance is read as its base's
+# kind (``json_kind``), and anything else is "other", trying every union
+# branch in order.
 _KIND_OF: Final[dict[type, str]] = {
     bool: "boolean",
     int: "integer",
@@ -88,6 +94,8 @@ def json_key(value: Any) -> tuple[int, Any]:
         return (3, value)
     if value is None:
         return (0, None)
+    if isinstance(value, (int, float, str)):  # a subclass instance (an IntEnum member): its plain value
+        return json_key(plain(value))
     raise TypeError("not a JSON scalar")
 
 
@@ -140,6 +148,12 @@ class Coercers:
             violation=bounds.violation,
             no_match=no_match,
             object_failure=object_failure,
+            as_list=as_list,
+            as_dict=as_dict,
+            object_key=object_key,
+            json_kind=json_kind,
+            plain=plain,
+            EXACT_KINDS=EXACT_KINDS,
             _ABSENT=_ABSENT,
         )
 
@@ -248,7 +262,7 @@ class Coercers:
 
     def _gen_array(self, node: ir.ArrayType, name: str) -> None:
         add = self.source.add
-        add(0, f"def {name}(v):", "    if type(v) is not list:", '        raise Fail("expected_array", v)')
+        add(0, f"def {name}(v):", "    if type(v) is not list:", "        v = as_list(v)")
         if node.container == "list":
             self._list_body(node.items)
             return
@@ -304,7 +318,7 @@ class Coercers:
     def _gen_tuple(self, node: ir.TupleType, name: str) -> None:
         add = self.source.add
         count = len(node.items)
-        add(0, f"def {name}(v):", "    if type(v) is not list:", '        raise Fail("expected_array", v)')
+        add(0, f"def {name}(v):", "    if type(v) is not list:", "        v = as_list(v)")
         add(1, f"if len(v) != {count}:", f'    raise Fail("wrong_length", v, "exactly {count} items")')
         for index, item in enumerate(node.items):
             add(1, f"x{index} = v[{index}]", "try:")
@@ -314,9 +328,9 @@ class Coercers:
 
     def _gen_map(self, node: ir.MapType, name: str) -> None:
         add = self.source.add
-        add(0, f"def {name}(v):", "    if type(v) is not dict:", '        raise Fail("expected_object", v)')
+        add(0, f"def {name}(v):", "    if type(v) is not dict:", "        v = as_dict(v)")
         add(1, "out = {}", "for k, x in v.items():", "    try:")
-        add(3, "if type(k) is not str:", '    raise Fail("expected_string", k, "object keys must be strings")')
+        add(3, "if type(k) is not str:", "    k = object_key(k)")
         add(3, "if not k.isascii():", "    check_unicode(k)")
         self.inline(node.values, "x", 3)
         add(2, "except Fail as f:", "    f.rpath.append(k if type(k) is str else repr(k))", "    raise")
@@ -331,7 +345,7 @@ class Coercers:
         add = self.source.add
         order = tuple(f.name for f in node.fields)
         fields = self.source.constant(ObjectFields(frozenset(order), order), "fields")
-        add(0, f"def {name}(v):", "    if type(v) is not dict:", '        raise Fail("expected_object", v)')
+        add(0, f"def {name}(v):", "    if type(v) is not dict:", "        v = as_dict(v)")
         add(1, "n = 0")
         variables = []
         for index, field in enumerate(node.fields):
@@ -387,7 +401,7 @@ class Coercers:
             0,
             f"def {name}(v):",
             "    failures = []",
-            f'    for option in {orders}[{kinds}.get(type(v), "other")]:',
+            f"    for option in {orders}[{kinds}.get(type(v)) or json_kind(v)]:",
             "        try:",
             "            return option(v)",
             "        except Fail as f:",
@@ -420,7 +434,8 @@ class Coercers:
 
     def _gen_constrained(self, node: ir.Constrained, name: str) -> None:
         constraints = self.source.constant(node.constraints, "bounds")
-        self.source.add(0, f"def {name}(v):", "    w = v")
+        # Lengths and patterns are checked on the value as sent, read as its kind.
+        self.source.add(0, f"def {name}(v):", "    w = v if type(v) in EXACT_KINDS else plain(v)")
         self.inline(node.base, "v", 1)
         self.source.add(
             1,

@@ -62,12 +62,8 @@ class Fail(Exception):
 
 
 def coerce_str(value: Any) -> str:
-    """A JSON string without lone surrogates."""
-    if not isinstance(value, str):
-        raise Fail("expected_string", value)
-    if not value.isascii():
-        check_unicode(value)
-    return value
+    """A JSON string without lone surrogates (a ``str`` subclass instance as its plain ``str``)."""
+    return _string_of("expected_string", value)
 
 
 def check_unicode(text: str) -> None:
@@ -79,21 +75,25 @@ def check_unicode(text: str) -> None:
 
 
 def coerce_int(value: Any) -> int:
-    """A JSON integer; an integral float such as ``5.0`` becomes ``5``."""
+    """A JSON integer; an integral float such as ``5.0`` becomes ``5``.
+
+    A subclass instance (an ``IntEnum`` member) is read through ``int`` or
+    ``float`` and becomes a plain ``int``; ``bool`` is refused.
+    """
     if isinstance(value, int) and not isinstance(value, bool):
-        return int(value)
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
+        return int.__index__(value)
+    if isinstance(value, float) and float.is_integer(value):
+        return int(float.__float__(value))
     raise Fail("expected_integer", value)
 
 
 def coerce_float(value: Any) -> float:
-    """A JSON number; an integer such as ``1`` becomes ``1.0``."""
+    """A JSON number; an integer such as ``1`` becomes ``1.0`` (a subclass instance: a plain ``float``)."""
     if isinstance(value, float):
-        return value
+        return float.__float__(value)
     if isinstance(value, int) and not isinstance(value, bool):
         try:
-            return float(value)
+            return float(int.__index__(value))
         except OverflowError:
             raise Fail("expected_number", value, "too large for a float") from None
     raise Fail("expected_number", value)
@@ -113,19 +113,22 @@ def coerce_none(value: Any) -> None:
 
 
 def coerce_any(value: Any) -> Any:
-    """Any value, passed as it is once no string in it (keys too) has a lone surrogate."""
+    """Any value, passed as it is once no string in it (keys too) has a lone surrogate.
+
+    Subclasses of the JSON types are read through their base type, and passed as they are.
+    """
     if isinstance(value, str):
-        if not value.isascii():
-            check_unicode(value)
+        if not str.isascii(value):
+            check_unicode(str.__str__(value))
     elif isinstance(value, list):
-        for index, item in enumerate(value):
+        for index, item in enumerate(list.__iter__(value)):
             try:
                 coerce_any(item)
             except Fail as fail:
                 fail.rpath.append(index)
                 raise
     elif isinstance(value, dict):
-        for key, item in value.items():
+        for key, item in dict.items(value):
             try:
                 if isinstance(key, str):
                     coerce_any(key)
@@ -137,11 +140,14 @@ def coerce_any(value: Any) -> Any:
 
 
 def _string_of(code: str, value: Any) -> str:
-    if not isinstance(value, str):
-        raise Fail(code, value)
-    if not value.isascii():
-        check_unicode(value)
-    return value
+    if type(value) is not str:
+        if not isinstance(value, str):
+            raise Fail(code, value)
+        value = str.__str__(value)  # a subclass's own methods are not called
+    text: str = value
+    if not text.isascii():
+        check_unicode(text)
+    return text
 
 
 #: The ``detail`` of a well-formed value that Python's type cannot hold (a
