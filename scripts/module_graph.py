@@ -35,7 +35,7 @@ ROOTS: Final = ("toolcall", "toolcall_mypy")
 #: The layers, lowest first: a name, and the packages and top-level modules in it.
 #: A new package or top-level module gets a place here (the tests fail until it has one).
 LAYERS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
-    ("warning and exception classes", ("toolcall._warning", "toolcall._exceptions")),
+    ("classes every layer uses", ("toolcall._warning", "toolcall._exceptions", "toolcall._long_integer")),
     (
         "leaves",
         (

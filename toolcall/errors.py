@@ -38,6 +38,7 @@ from toolcall._exceptions import (
     ToolNameError,
     UnknownProviderError,
 )
+from toolcall._long_integer import LongInteger
 
 __all__ = [
     "MAX_MESSAGE_LENGTH",
@@ -156,7 +157,12 @@ def _items(value: object) -> Iterator[Any] | None:
 
 
 def _huge_integer(integer: int) -> str:
-    return f"<an integer of {integer.bit_length()} bits>"
+    """An integer too long for ``str()``, by its number of digits (found without ``str()``)."""
+    size = abs(integer)
+    digits = int(math.log10(size)) + 1
+    if size < 10 ** (digits - 1):  # log10 rounded up across a power of ten
+        digits -= 1
+    return f"<an integer of {digits} digits>"
 
 
 def _key(key: object) -> str:
@@ -259,6 +265,8 @@ def _pieces(value: Any) -> Iterator[str]:
         yield from str(integer) if integer.bit_length() <= _MAX_INT_BITS else (_huge_integer(integer),)
     elif isinstance(value, float):
         yield json.dumps(float.__float__(value))
+    elif type(value) is LongInteger:  # a number, so unquoted
+        yield repr(value)
     else:
         yield from _string_pieces(_repr(value))
 

@@ -93,7 +93,7 @@ def openai_content(request: pytest.FixtureRequest) -> Callable[[str, str], str]:
 
 
 def too_long(digits: int) -> str:
-    return f'too long (at most {LIMIT} digits), got "<an integer of {digits} digits>"'
+    return f"too long (at most {LIMIT} digits), got <an integer of {digits} digits>"
 
 
 # -- integers the model sends ----------------------------------------------------------------------------------
@@ -135,7 +135,7 @@ def test_arguments_that_are_a_long_integer_are_not_an_object(
     decoder: str, openai_content: Callable[[str, str], str]
 ) -> None:
     content = openai_content("digits", "7" * 5000)
-    expected = 'the arguments must be a JSON object of named parameters, got "<an integer of 5000 digits>"'
+    expected = "the arguments must be a JSON object of named parameters, got <an integer of 5000 digits>"
     assert content == f"Error: {expected}"
 
 
@@ -144,6 +144,23 @@ def test_an_integer_at_the_limit_arrives_exactly(
     decoder: str, openai_content: Callable[[str, str], str], sign: str
 ) -> None:
     assert openai_content("digits", '{"n": ' + sign + "7" * LIMIT + "}") == str(len(sign) + LIMIT)
+
+
+@pytest.mark.parametrize("sign", [1, -1])
+def test_an_integer_past_the_limit_in_a_dict_is_too_long(sign: int) -> None:
+    # A Python caller can hold such an int; run refuses it as the adapters refuse its text.
+    outcome = toolcall.run(limits_tools, "total", {"values": [1, sign * 10**LIMIT]})
+    assert type(outcome) is toolcall.Err
+    assert str(outcome.error) == f'invalid argument "values" at [1]: {too_long(LIMIT + 1)}'
+    outcome = toolcall.run(limits_tools, "digits", {"n": sign * 10**LIMIT})
+    assert type(outcome) is toolcall.Err
+    assert outcome.error.reason.code == "too_long"  # type: ignore[union-attr]
+
+
+def test_an_integer_at_the_limit_in_a_dict_arrives() -> None:
+    largest = 10**LIMIT - 1
+    assert toolcall.run(limits_tools, "digits", {"n": largest}) == toolcall.Ok(LIMIT)
+    assert toolcall.run(limits_tools, "total", {"values": [largest, -largest]}) == toolcall.Ok(0)
 
 
 def test_text_that_is_not_json_before_a_long_integer_names_the_position(

@@ -214,13 +214,13 @@ REFUSED_ARGUMENTS = [
     pytest.param(
         "count",
         f'{{"n": {LONG_INTEGER}}}',
-        'invalid argument "n": too long (at most 4300 digits), got "<an integer of 5000 digits>"',
+        'invalid argument "n": too long (at most 4300 digits), got <an integer of 5000 digits>',
         id="long-integer",
     ),
     pytest.param(
         "keep",
         f'{{"data": {{"a": [1, -{LONG_INTEGER}]}}}}',
-        'invalid argument "data" at a[1]: too long (at most 4300 digits), got "<an integer of 5000 digits>"',
+        'invalid argument "data" at a[1]: too long (at most 4300 digits), got <an integer of 5000 digits>',
         id="long-integer-inside",
     ),
     pytest.param(

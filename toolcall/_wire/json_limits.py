@@ -16,6 +16,7 @@ import sys
 from json.decoder import scanstring as _scanstring  # type: ignore[attr-defined]  # untyped, public
 from typing import Any
 
+from toolcall._long_integer import LongInteger
 from toolcall.errors import ArgumentErrors, InvalidArgument, Reason, ToolError
 
 __all__ = [
@@ -28,18 +29,6 @@ __all__ = [
     "places_of",
     "too_deep",
 ]
-
-
-class LongInteger:
-    """An integer of JSON text longer than the int-string limit, kept as its text (``repr``: its size)."""
-
-    __slots__ = ("text",)
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def __repr__(self) -> str:
-        return f"<an integer of {len(self.text.lstrip('-'))} digits>"
 
 
 class TooDeep:

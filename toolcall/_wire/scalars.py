@@ -9,6 +9,7 @@ for what is left.
 from __future__ import annotations
 
 import decimal
+import functools
 import ipaddress
 import pathlib
 import re
@@ -27,6 +28,7 @@ __all__ = [
     "coerce_int",
     "coerce_none",
     "coerce_str",
+    "int_bound",
 ]
 
 
@@ -74,14 +76,35 @@ def check_unicode(text: str) -> None:
         raise Fail("invalid_unicode", text) from None
 
 
+def int_bound() -> int:
+    """The least integer with more digits than the int-string limit allows (``0``: no limit)."""
+    import sys
+
+    digits = sys.get_int_max_str_digits()
+    return _bound_of(digits) if digits else 0
+
+
+@functools.cache
+def _bound_of(digits: int) -> int:
+    return 10**digits
+
+
 def coerce_int(value: Any) -> int:
     """A JSON integer; an integral float such as ``5.0`` becomes ``5``.
 
     A subclass instance (an ``IntEnum`` member) is read through ``int`` or
-    ``float`` and becomes a plain ``int``; ``bool`` is refused.
+    ``float`` and becomes a plain ``int``; ``bool`` is refused. An integer
+    with more digits than the int-string limit is refused as ``too_long``,
+    as it is when it comes in JSON text, which cannot be read into one.
     """
     if isinstance(value, int) and not isinstance(value, bool):
-        return int.__index__(value)
+        integer = int.__index__(value)
+        bound = int_bound()
+        if bound and not -bound < integer < bound:
+            import sys
+
+            raise Fail("too_long", integer, f"at most {sys.get_int_max_str_digits()} digits")
+        return integer
     if isinstance(value, float) and float.is_integer(value):
         return int(float.__float__(value))
     raise Fail("expected_integer", value)
