@@ -86,7 +86,8 @@ def int_bound() -> int:
 
 @functools.cache
 def _bound_of(digits: int) -> int:
-    return 10**digits
+    bound: int = 10**digits
+    return bound
 
 
 def coerce_int(value: Any) -> int:
