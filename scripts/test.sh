@@ -73,6 +73,14 @@ threads() {
   PYTHON_GIL=0 TOOLCALL_REQUIRE_FREE_THREADING=1 "$python" -m pytest -m threads -s tests/unit || { echo "the thread-safety tests failed on Python $version"; return 1; }
 }
 
+# Each fuzz target (fuzz/) for a short budget on the first Python; fuzz/README.md gives the long run.
+fuzz() {
+  local python seconds=${FUZZ_SECONDS:-15}
+  python=$(venv_for "$first" dev)
+  echo "== fuzz targets, $seconds s each"
+  "$python" -m fuzz --seconds "$seconds" || { echo "a fuzz target failed"; return 1; }
+}
+
 # ruff, mypy --strict and pyright's completeness check, with the first Python's tools.
 lint() {
   local bin
@@ -100,8 +108,8 @@ run_steps() {
   done
 }
 
-# The two full suites start the lanes, the others alternate between them; then the demo, lint and half the
-# lowest mypy's tests in the first lane, the other half and the free-threaded build in the second.
+# The two full suites start the lanes, the others alternate between them; then the demo, lint, the fuzz targets
+# and half the lowest mypy's tests in the first lane, the other half and the free-threaded build in the second.
 lane_one=("suite:$first")
 lane_two=()
 [ "$last" = "$first" ] || lane_two+=("suite:$last")
@@ -111,7 +119,7 @@ for version in $versions; do
   if [ $((index % 2)) -eq 0 ]; then lane_two+=("suite:$version"); else lane_one+=("suite:$version"); fi
   index=$((index + 1))
 done
-lane_one+=(demo lint lowest_mypy:1/2)
+lane_one+=(demo lint fuzz lowest_mypy:1/2)
 lane_two+=(lowest_mypy:2/2)
 [ -z "$free_threaded" ] || lane_two+=("threads:$free_threaded")
 
