@@ -143,13 +143,11 @@ def test_a_call_without_the_argument_gets_the_default(name: str) -> None:
     assert result == toolcall.Ok(f"{type(default).__name__} {not mutable} {mutable}")
 
 
-def test_a_call_with_a_default_nested_past_the_recursion_limit_does_not_raise() -> None:
-    tool = hostile_tool(nested(5000))
+def test_a_default_nested_past_the_recursion_limit_is_passed_as_it_is() -> None:
+    default = nested(5000)
+    tool = hostile_tool(default)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ToolcallWarning)
         result = toolcall.run(tool, "receive", {})
-    # The copy for the call cannot be made: an error result, on one line.
-    assert not result.ok
-    text = str(result.error)  # type: ignore[union-attr]
-    assert "\n" not in text
-    assert len(text) <= MAX_MESSAGE_LENGTH
+    # No copy can be made of it: the call gets the tool's own object, as a plain Python call does.
+    assert result == toolcall.Ok("list True False")

@@ -221,6 +221,15 @@ def _broken_error(exc: Exception, name: str) -> errors.InvalidArgument:
     return errors.InvalidArgument(name, reason)
 
 
+def _copyable(value: Any) -> bool:
+    """Whether ``copy.deepcopy`` can copy ``value`` (a default nested past the recursion limit cannot)."""
+    try:
+        copy.deepcopy(value)
+    except RecursionError:
+        return False
+    return True
+
+
 def _no_problems(args: dict[Any, Any], start: int, after: str | None) -> list[errors.ToolError]:
     return []
 
@@ -409,7 +418,8 @@ class _Writer:
 
         A list, dict or set default is built anew for each call, so nothing one
         call puts in it reaches the next: an empty one as a display, any other
-        as a deep copy. Every other default is the tool's own object.
+        as a deep copy. Every other default is the tool's own object, and so is
+        one nested too deeply to copy.
         """
         if parameter.required:
             return None
@@ -420,6 +430,8 @@ class _Writer:
             return self.source.constant(value, "default")
         if not value and type(value) in _EMPTY_DISPLAYS:
             return _EMPTY_DISPLAYS[type(value)]
+        if not _copyable(value):  # nested past what a copy can go: passed as Python passes it
+            return self.source.constant(value, "default")
         return f"_deepcopy({self.source.constant(value, 'default')})"
 
     def _leftover_keys(self) -> None:
