@@ -15,6 +15,23 @@ if TYPE_CHECKING:
     from tests.plugin_project import Project
 
 
+@pytest.fixture(params=["msgspec", "orjson", "json"])
+def decoder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each decoder the adapters can choose for arguments text, chosen as if only it were installed."""
+    import sys
+
+    from toolcall._once import OnceCell
+    from toolcall._wire import json_decode
+
+    name: str = request.param
+    blocked = {"msgspec": (), "orjson": ("msgspec",), "json": ("msgspec", "orjson")}[name]
+    for module in blocked:
+        monkeypatch.setitem(sys.modules, module, None)  # an import of it raises ImportError
+    monkeypatch.setattr(json_decode, "_CHOSEN", OnceCell())  # chosen afresh
+    assert json_decode.fast_decoder_name() == name
+    return name
+
+
 @pytest.fixture
 def project(tmp_path: Path) -> Project:
     from tests.plugin_project import Project

@@ -28,25 +28,11 @@ import toolcall.gemini
 import toolcall.openai
 from tests import limits_tools
 from tests.paths import ROOT
-from toolcall._once import OnceCell
-from toolcall._wire import json_decode
 from toolcall.errors import MAX_MESSAGE_LENGTH
 
 LIMIT = sys.get_int_max_str_digits()
 #: Seconds before a wait counts as a hung server: a guard against hanging, never a measurement.
 GUARD = 60
-
-
-@pytest.fixture(params=["msgspec", "orjson", "json"])
-def decoder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each decoder the adapters can choose, chosen as if only it were installed."""
-    name: str = request.param
-    blocked = {"msgspec": (), "orjson": ("msgspec",), "json": ("msgspec", "orjson")}[name]
-    for module in blocked:
-        monkeypatch.setitem(sys.modules, module, None)  # an import of it raises ImportError
-    monkeypatch.setattr(json_decode, "_CHOSEN", OnceCell())  # chosen afresh
-    assert json_decode.fast_decoder_name() == name
-    return name
 
 
 def _chat(name: str, arguments: str) -> dict[str, Any]:

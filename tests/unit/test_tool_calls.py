@@ -17,7 +17,6 @@ import toolcall
 import toolcall.anthropic
 from tests import adapter_tools
 from tests.paths import ROOT
-from toolcall._once import OnceCell
 from toolcall._tool_calls import outcome, text_reply
 from toolcall._wire import json_decode
 from toolcall._wire.json_limits import BeyondLimits
@@ -136,18 +135,6 @@ def texts() -> st.SearchStrategy[str]:
     valid = json_values.map(json.dumps)
     broken = st.tuples(valid, st.integers(0, 50), st.sampled_from(["", ",", "}", "\\", "\udcff", "NaN", "1e999"]))
     return valid | broken.map(lambda t: t[0][: t[1]] + t[2] + t[0][t[1] + 1 :]) | st.text(max_size=30)
-
-
-@pytest.fixture(params=["msgspec", "orjson", "json"])
-def decoder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Each decoder ``decode_arguments`` can choose, chosen as if only it were installed."""
-    name: str = request.param
-    blocked = {"msgspec": (), "orjson": ("msgspec",), "json": ("msgspec", "orjson")}[name]
-    for module in blocked:
-        monkeypatch.setitem(sys.modules, module, None)  # an import of it raises ImportError
-    monkeypatch.setattr(json_decode, "_CHOSEN", OnceCell())  # chosen afresh
-    assert json_decode.fast_decoder_name() == name
-    return name
 
 
 def loads_outcome(text: str) -> Any:

@@ -27,8 +27,9 @@ from typing import Any, Final, NamedTuple
 from toolcall import _ir as ir
 from toolcall._declarations.custom import provider_instance
 from toolcall._dispatch.codegen import CodeBuilder
-from toolcall._dispatch.kinds import EXACT_KINDS, as_dict, as_list, json_kind, object_key, plain
+from toolcall._dispatch.kinds import EXACT_KINDS, as_dict, as_list, object_key, plain
 from toolcall._rules import bounds
+from toolcall._rules.json_literals import json_kind
 from toolcall._wire import scalars
 from toolcall._wire.scalars import Fail
 

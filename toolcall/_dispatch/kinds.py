@@ -17,25 +17,10 @@ from typing import Any, Final
 
 from toolcall._wire.scalars import Fail
 
-__all__ = ["EXACT_KINDS", "as_dict", "as_list", "json_kind", "object_key", "plain"]
+__all__ = ["EXACT_KINDS", "as_dict", "as_list", "object_key", "plain"]
 
 #: The types a JSON decoder makes: a value of one of these is read as it is.
 EXACT_KINDS: Final = frozenset({str, int, float, bool, type(None), list, dict})
-
-
-def json_kind(value: Any) -> str:
-    """The JSON kind a subclass instance is read as (the union branch order's key), or ``"other"``."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object" if isinstance(value, dict) else "other"
 
 
 def as_list(value: Any) -> list[Any]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from toolcall._ir import canonical_json
 from toolcall._render.keywords import MANY, NAMED, ONE
+from toolcall._rules.json_literals import json_kind
 
 __all__ = [
     "Location",
@@ -24,7 +25,6 @@ __all__ = [
     "enum_groups",
     "has_type",
     "iter_schemas",
-    "json_type",
     "map_children",
     "plain",
     "recursive_defs",
@@ -59,24 +59,9 @@ def as_schema(value: Any) -> Schema:
     return dict(value)
 
 
-def json_type(value: Any) -> str:
-    """The JSON Schema type name of a JSON value (``True`` is a boolean, not an integer)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return "array" if isinstance(value, list) else "object"
-
-
 def enum_groups(values: Sequence[Any]) -> list[tuple[str, list[Any]]]:
     """Enum values grouped by JSON type, in first-seen order; integers join numbers when both occur."""
-    kinds = [json_type(v) for v in values]
+    kinds = [json_kind(v) for v in values]
     if "integer" in kinds and "number" in kinds:
         # Every integer is a number: one "number" group keeps them in one branch.
         kinds = ["number" if k == "integer" else k for k in kinds]

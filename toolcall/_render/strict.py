@@ -25,11 +25,11 @@ from toolcall._render.schema import (
     distinct,
     enum_groups,
     has_type,
-    json_type,
     map_children,
     recursive_defs,
     tuple_items,
 )
+from toolcall._rules.json_literals import json_kind
 
 __all__ = ["strict_schema"]
 
@@ -71,7 +71,7 @@ class _Strict:
         if "properties" in schema and "type" not in schema:
             schema["type"] = "object"
         if "type" not in schema and "const" in schema:
-            schema["type"] = json_type(schema["const"])
+            schema["type"] = json_kind(schema["const"])
         if "type" not in schema and "enum" in schema:
             schema = typed_enum(schema)
         if "prefixItems" in schema:

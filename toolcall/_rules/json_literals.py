@@ -18,7 +18,28 @@ if TYPE_CHECKING:
 
     from toolcall import _ir as ir
 
-__all__ = ["is_json", "is_json_scalar"]
+__all__ = ["is_json", "is_json_scalar", "json_kind"]
+
+
+def json_kind(value: object) -> str:
+    """The JSON Schema type name ``value`` is read as, or ``"other"``.
+
+    ``True`` is a boolean, not an integer, and a subclass instance (an
+    ``IntEnum`` member, an ``OrderedDict``) is read as its base kind.
+    """
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object" if isinstance(value, dict) else "other"
 
 
 def is_json_scalar(value: object) -> TypeGuard[ir.JsonScalar]:
