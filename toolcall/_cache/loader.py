@@ -190,12 +190,15 @@ def _read_resource(name: str, spec: Any, origin: Path) -> bytes | None:
 def _parsed(data: bytes, name: str) -> _ModuleCache:
     """The checked content of a cache file's bytes; ``MalformedCacheError`` where it cannot be trusted."""
     content = _json(data)
-    if content.get("format") != CACHE_FORMAT or content.get("ir") != IR_VERSION:
-        return _ModuleCache(problem=Problem("stale", "its schema cache was written by another toolcall version"))
-    if not file_format.seal_holds(data):
+    # The seal first: an edit to a version field is damage, not another toolcall's file.
+    if not file_format.seal_holds(data, any_version=True):
         raise MalformedCacheError(
             "its seal (content_sha256) does not match its content: it was edited after mypy wrote it"
         )
+    if content.get("format") != CACHE_FORMAT or content.get("ir") != IR_VERSION:
+        return _ModuleCache(problem=Problem("stale", "its schema cache was written by another toolcall version"))
+    if not file_format.seal_holds(data):
+        raise MalformedCacheError("its seal (content_sha256) is not this format's")
     if content.get("module") != name:
         raise MalformedCacheError(f"it belongs to module {str(content.get('module'))[:80]!r}")
     sources = check_sources(content)
