@@ -169,8 +169,8 @@ def test_a_source_module_swapped_for_a_fifo_makes_the_entry_stale_without_blocki
     )
 
 
-def _zip_package(project: Path, archive: Path, cache: bytes | None = None) -> None:
-    """``project/pkg`` as a zip, its cache file replaced by ``cache`` if given, written in 1 MiB pieces."""
+def _zip_package(project: Path, archive: Path, cache: list[bytes] | None = None) -> None:
+    """``project/pkg`` as a zip, its cache file replaced by the pieces of ``cache`` if given."""
     package = project / "pkg"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as out:
         for name in ("__init__.py", "tools.py"):
@@ -179,8 +179,8 @@ def _zip_package(project: Path, archive: Path, cache: bytes | None = None) -> No
             out.write(package / "__toolcall__" / "tools.json", "pkg/__toolcall__/tools.json")
             return
         with out.open("pkg/__toolcall__/tools.json", "w", force_zip64=True) as member:
-            for start in range(0, len(cache), 1 << 20):
-                member.write(cache[start : start + (1 << 20)])
+            for piece in cache:
+                member.write(piece)
 
 
 def _unzipped_removed(project: Path) -> None:
@@ -189,6 +189,8 @@ def _unzipped_removed(project: Path) -> None:
 
 
 ZIP_FIRST = "sys.path.insert(0, ARCHIVE)\n"
+#: One piece of a zip member of zeros (the same object each time: the test itself holds 1 MiB).
+MIB = bytes(1 << 20)
 
 
 def test_a_cache_in_a_zip_is_served(project: Path, introspected: str) -> None:
@@ -205,7 +207,7 @@ def test_a_cache_in_a_zip_is_served(project: Path, introspected: str) -> None:
 def test_a_zip_member_larger_than_the_limit_is_refused_before_it_is_inflated(project: Path, introspected: str) -> None:
     """Twice the limit of zeros, a few hundred KB zipped: refused from its declared size, never inflated."""
     archive = project / "pkg.zip"
-    _zip_package(project, archive, bytes(2 * MAX_FILE_BYTES))
+    _zip_package(project, archive, [MIB] * (2 * MAX_FILE_BYTES // len(MIB)))
     assert archive.stat().st_size < MAX_FILE_BYTES // 64
     _unzipped_removed(project)
     outcome = first_use(project, ZIP_FIRST.replace("ARCHIVE", repr(str(archive))))
@@ -233,7 +235,7 @@ def test_a_zip_member_that_lies_about_its_size_is_refused_without_a_crash(
 ) -> None:
     """A member that declares 1,000 bytes and inflates to a few MB: zipfile stops at 1,000 and fails its CRC."""
     archive = project / "pkg.zip"
-    _zip_package(project, archive, bytes(4 << 20))
+    _zip_package(project, archive, [MIB] * 4)
     _declare_size(archive, "pkg/__toolcall__/tools.json", 1000)
     _unzipped_removed(project)
     outcome = first_use(project, ZIP_FIRST.replace("ARCHIVE", repr(str(archive))), env={"TOOLCALL_CACHE": mode})
