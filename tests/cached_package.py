@@ -73,13 +73,22 @@ write_cache_file(str(cf.cache_path(tools.__file__)), cf.dumps(content))
 
 
 def run_python(
-    cwd: Path, code: str, *flags: str, env: dict[str, str] | None = None
+    cwd: Path, code: str, *flags: str, env: dict[str, str] | None = None, timeout: float | None = None
 ) -> subprocess.CompletedProcess[str]:
-    """``python *flags -c code`` in ``cwd``, which and the checkout are importable, without ``TOOLCALL_CACHE``."""
+    """``python *flags -c code`` in ``cwd``, which and the checkout are importable, without ``TOOLCALL_CACHE``.
+
+    ``timeout``: a bound on a run that might hang (``subprocess.TimeoutExpired`` past it).
+    """
     environment = {k: v for k, v in os.environ.items() if k != "TOOLCALL_CACHE"}
     environment.update({"PYTHONPATH": f"{cwd}{os.pathsep}{ROOT}", **(env or {})})
     return subprocess.run(
-        [sys.executable, *flags, "-c", code], cwd=cwd, env=environment, capture_output=True, text=True, check=False
+        [sys.executable, *flags, "-c", code],
+        cwd=cwd,
+        env=environment,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=timeout,
     )
 
 

@@ -9,7 +9,9 @@ would: ``python -OO`` with the cache, stale caches, ``TOOLCALL_CACHE``.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
+import os
 import textwrap
 from collections.abc import Callable
 from pathlib import Path
@@ -280,8 +282,13 @@ CORRUPTIONS = {
     "sources-missing": resealed(lambda content: content.pop("sources")),
     "bad-entry": resealed(_set("tools", [{"name": "x"}])),
 }
+#: What an edit the seal does not cover is refused as, whichever field it changed.
+BROKEN_SEAL = "its seal (content_sha256) does not match its content: it was edited after mypy wrote it"
 #: Why the file is refused, for the corruptions of the format's own rules.
 REASONS = {
+    "hand-edited": BROKEN_SEAL,
+    "wrong-format": BROKEN_SEAL,  # an edit to a version is damage, not another toolcall's file
+    "wrong-ir-version": BROKEN_SEAL,
     "ir-an-object": (
         "tool entry 0: 'ir' does not decode (ValueError: cannot decode "
         "{'name': 'get_weather', 'module': 'pkg.tools', 'qualname': 'q'} as Tool)"
@@ -332,8 +339,42 @@ def test_a_corrupt_cache_is_never_served_and_never_crashes(project: Path, corrup
     _expect_unserved(project, mode, REASONS.get(corruption))
 
 
+def _sealed_whole(data: bytes) -> bytes:
+    """The file as cache formats 2 to 5 sealed it: with the whole SHA-256 of the rest, not its first 128 bits."""
+    start = data.index(b'\n  "content_sha256": "')
+    end = data.index(b"\n", start + 1)
+    rest = data[:start] + data[end:]
+    return data[:start] + f'\n  "content_sha256": "{hashlib.sha256(rest).hexdigest()}",'.encode() + data[end:]
+
+
+ANOTHER_VERSION = {
+    "format": resealed(_set("format", 999)),
+    "ir": resealed(_set("ir", 999)),
+    "older-format-whole-digest": lambda data: _sealed_whole(resealed(_set("format", 5))(data)),
+}
+
+
+@pytest.mark.parametrize("version", list(ANOTHER_VERSION))
+def test_a_file_another_toolcall_sealed_is_said_to_be_of_another_version(project: Path, version: str) -> None:
+    """The seal holds, so the file is whole: it is another version's, not damaged."""
+    cache = project / "pkg" / "__toolcall__" / "tools.json"
+    cache.write_bytes(ANOTHER_VERSION[version](cache.read_bytes()))
+    seen = _probe(project)
+    assert seen["from_cache"] == [False, False]
+    assert seen["warnings"] == [
+        "the schema cache of 1 module is not served, so its tools are introspected instead: "
+        "pkg.tools (its schema cache was written by another toolcall version); "
+        "run mypy with the toolcall plugin (or `toolcall check`) to refresh them"
+    ]
+    run = run_python(project, PROBE, env={"TOOLCALL_CACHE": "require"})
+    assert run.stderr.strip().splitlines()[-1] == (
+        "toolcall._exceptions.CacheRequiredError: TOOLCALL_CACHE=require: tool 'get_weather' of 'pkg.tools': "
+        f"its schema cache was written by another toolcall version; {WRITES_IT}"
+    )
+
+
 @pytest.mark.parametrize("mode", ["auto", "require"])
-@pytest.mark.parametrize("kind", ["dev-zero", "directory", "huge", "dangling"])
+@pytest.mark.parametrize("kind", ["dev-zero", "directory", "huge", "dangling", "fifo"])
 def test_a_cache_that_is_not_a_regular_file_is_refused(project: Path, kind: str, mode: str) -> None:
     cache = project / "pkg" / "__toolcall__" / "tools.json"
     cache.unlink()
@@ -341,6 +382,8 @@ def test_a_cache_that_is_not_a_regular_file_is_refused(project: Path, kind: str,
         cache.symlink_to("/dev/zero")
     elif kind == "directory":
         cache.mkdir()
+    elif kind == "fifo":
+        os.mkfifo(cache)
     elif kind == "huge":
         with open(cache, "wb") as handle:
             handle.truncate(65 * 1024 * 1024)  # sparse: costs no disk

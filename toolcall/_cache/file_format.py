@@ -97,6 +97,8 @@ __all__ = [
 _SEAL: Final = b'\n  "content_sha256": "'
 _FORMAT_LINE: Final = '\n  "format": '
 _TOOLS_LINE: Final = b'\n  "tools": '
+#: The seal's length in hex digits, as each cache format wrote it: this one's, and the whole digest before format 6.
+_SEAL_LENGTHS: Final = (DIGEST_HEX, 64)
 
 # Which records of the file start lines (cache_layout.Shape); every other value is one compact line.
 _LAYOUT: Final[Shape] = {
@@ -156,20 +158,24 @@ def _escape_surrogates(text: str) -> str:
     return text
 
 
-def seal_holds(data: bytes) -> bool:
-    """Whether a cache file's bytes carry a seal that is the digest of the rest of them."""
-    return _seal_end(data) is not None
+def seal_holds(data: bytes, any_version: bool = False) -> bool:
+    """Whether a cache file's bytes carry a seal that is the digest of the rest of them.
+
+    ``any_version``: a seal as any cache format wrote it (formats 2 to 5 wrote the whole digest), so that a
+    file another toolcall wrote is told apart from a damaged one.
+    """
+    return any(_seal_end(data, length) is not None for length in (_SEAL_LENGTHS if any_version else (DIGEST_HEX,)))
 
 
-def _seal_end(data: bytes) -> int | None:
-    """Where the seal's line ends in ``data``, when the seal holds."""
+def _seal_end(data: bytes, length: int = DIGEST_HEX) -> int | None:
+    """Where the seal's line ends in ``data``, when the seal, ``length`` hex digits, holds."""
     start = data.find(_SEAL)
-    end = start + len(_SEAL) + DIGEST_HEX
+    end = start + len(_SEAL) + length
     if start < 0 or data[end : end + 2] != b'",':
         return None
     seal = hashlib.sha256(memoryview(data)[:start])
     seal.update(memoryview(data)[end + 2 :])
-    return end if seal.hexdigest()[:DIGEST_HEX].encode() == data[start + len(_SEAL) : end] else None
+    return end if seal.hexdigest()[:length].encode() == data[start + len(_SEAL) : end] else None
 
 
 def sealed_head(data: bytes) -> dict[str, Any] | None:

@@ -27,8 +27,8 @@ from __future__ import annotations
 
 import json
 import os
-import stat
 import sys
+from importlib.machinery import SourceFileLoader
 from pathlib import Path
 from types import CodeType
 from typing import TYPE_CHECKING, Any, Final, NamedTuple
@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any, Final, NamedTuple
 from toolcall import _ir as ir
 from toolcall._cache import file_format, report
 from toolcall._cache.constants import CACHE_FORMAT, IR_VERSION, MalformedCacheError
+from toolcall._cache.reading import MAX_FILE_BYTES, read_file, read_resource
 from toolcall._cache.refs import resolve_refs
 from toolcall._cache.report import Problem
 from toolcall._cache.shapes import CachedEntry, SourceRecord, check_entries, check_sources
@@ -50,8 +51,6 @@ __all__ = ["MAX_FILE_BYTES", "CachedTool", "cache_entry", "live_fingerprint"]
 
 _MODES: Final = ("auto", "require", "off")
 _CO_VARKEYWORDS: Final = 0x08
-#: A cache file larger than this is refused as corrupt (a real one is a few KB per tool).
-MAX_FILE_BYTES: Final = 64 * 1024 * 1024
 
 
 class _ModuleCache:
@@ -181,48 +180,25 @@ def _read_resource(name: str, spec: Any, origin: Path) -> bytes | None:
             target: Any = resources.files(anchor).joinpath(file_format.CACHE_DIR).joinpath(f"{stem}.json")
         else:
             target = file_format.cache_path(origin)  # a top-level module: its own directory
-        if isinstance(target, Path):
-            return _read_file(target)
-        if not target.is_file():
-            return None
-        data: bytes = target.read_bytes()
+        return read_file(target) if isinstance(target, Path) else read_resource(target)
     except MalformedCacheError:
         raise
-    except (OSError, ValueError, ModuleNotFoundError, TypeError) as exc:
+    except Exception as exc:  # an importer's reader may raise anything: zipfile's BadZipFile, zlib.error, EOFError
         raise MalformedCacheError(f"it cannot be read ({type(exc).__name__})") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise MalformedCacheError(f"it is larger than {MAX_FILE_BYTES} bytes")
-    return data
-
-
-def _read_file(path: Path) -> bytes | None:
-    """A cache file on disk: only a regular file (a symlink to ``/dev/zero`` is not), of bounded size."""
-    try:
-        status = os.stat(path)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        raise MalformedCacheError(f"it cannot be read ({type(exc).__name__})") from None
-    if not stat.S_ISREG(status.st_mode):
-        raise MalformedCacheError("it is not a regular file")
-    if status.st_size > MAX_FILE_BYTES:
-        raise MalformedCacheError(f"it is larger than {MAX_FILE_BYTES} bytes")
-    with open(path, "rb") as handle:
-        data = handle.read(MAX_FILE_BYTES + 1)
-    if len(data) > MAX_FILE_BYTES:
-        raise MalformedCacheError(f"it is larger than {MAX_FILE_BYTES} bytes")
-    return data
 
 
 def _parsed(data: bytes, name: str) -> _ModuleCache:
     """The checked content of a cache file's bytes; ``MalformedCacheError`` where it cannot be trusted."""
     content = _json(data)
-    if content.get("format") != CACHE_FORMAT or content.get("ir") != IR_VERSION:
-        return _ModuleCache(problem=Problem("stale", "its schema cache was written by another toolcall version"))
-    if not file_format.seal_holds(data):
+    # The seal first: an edit to a version field is damage, not another toolcall's file.
+    if not file_format.seal_holds(data, any_version=True):
         raise MalformedCacheError(
             "its seal (content_sha256) does not match its content: it was edited after mypy wrote it"
         )
+    if content.get("format") != CACHE_FORMAT or content.get("ir") != IR_VERSION:
+        return _ModuleCache(problem=Problem("stale", "its schema cache was written by another toolcall version"))
+    if not file_format.seal_holds(data):
+        raise MalformedCacheError("its seal (content_sha256) is not this format's")
     if content.get("module") != name:
         raise MalformedCacheError(f"it belongs to module {str(content.get('module'))[:80]!r}")
     sources = check_sources(content)
@@ -279,7 +255,10 @@ def _source_current(module: str, record: SourceRecord) -> bool:
 
 
 def _source_bytes(module: str) -> bytes | None:
-    """A module's source, ``b""`` when the module is gone, ``None`` when it has no readable source (trusted)."""
+    """A module's source, ``b""`` when the module is gone, ``None`` when it has no readable source (trusted).
+
+    A source file that is no longer a regular file of bounded size counts as gone.
+    """
     spec = _spec(module)
     if spec is None:
         return b""
@@ -288,7 +267,11 @@ def _source_bytes(module: str) -> bytes | None:
         return None  # a source-less install: the fingerprints alone decide
     get_data = getattr(spec.loader, "get_data", None)
     try:
-        data: bytes = get_data(origin) if get_data is not None else Path(origin).read_bytes()
+        if get_data is None or isinstance(spec.loader, SourceFileLoader):  # a file: read as the cache file is
+            return read_file(Path(origin))
+        data: bytes = get_data(origin)
+    except MalformedCacheError:
+        return b""  # no longer a regular file of bounded size: not the source mypy read
     except OSError:
         return None
     return data
