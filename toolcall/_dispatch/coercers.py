@@ -69,8 +69,9 @@ _STRING: Final = frozenset({"string"})
 # goes to the full coercer (which converts or fails).
 _INLINE: Final[dict[str, str]] = {
     "str": "if type({v}) is not str or not {v}.isascii(): {v} = coerce_str({v})",
-    # An int past the int-string limit (only a Python caller can pass one) is refused by coerce_int.
-    "int": "if type({v}) is not int or not -int_bound < {v} < int_bound: {v} = coerce_int({v})",
+    # An int of more bits than the int-string limit surely allows (only a Python caller can pass one) is
+    # checked exactly by coerce_int: a bit count is the cheapest test of size.
+    "int": "if type({v}) is not int or {v}.bit_length() > int_bits: {v} = coerce_int({v})",
     "float": "if type({v}) is not float: {v} = coerce_float({v})",
     "bool": "if {v} is not True and {v} is not False: {v} = coerce_bool({v})",
     "none": "if {v} is not None: coerce_none({v})",
@@ -78,7 +79,7 @@ _INLINE: Final[dict[str, str]] = {
 # The same checks the other way round: true when the value passes as it is.
 _UNCHANGED: Final[dict[str, str]] = {
     "str": "type({v}) is str and {v}.isascii()",
-    "int": "(type({v}) is int and -int_bound < {v} < int_bound)",
+    "int": "(type({v}) is int and {v}.bit_length() <= int_bits)",
     "float": "type({v}) is float",
     "bool": "({v} is True or {v} is False)",
     "none": "{v} is None",
@@ -141,8 +142,7 @@ class Coercers:
             Fail=Fail,
             coerce_str=scalars.coerce_str,
             coerce_int=scalars.coerce_int,
-            # Read once per tool; with no limit set, every int passes the inline check.
-            int_bound=scalars.int_bound() or float("inf"),
+            int_bits=scalars.int_bits(),
             coerce_float=scalars.coerce_float,
             coerce_bool=scalars.coerce_bool,
             coerce_none=scalars.coerce_none,

@@ -11,6 +11,7 @@ from __future__ import annotations
 import decimal
 import functools
 import ipaddress
+import math
 import pathlib
 import re
 import uuid
@@ -28,6 +29,7 @@ __all__ = [
     "coerce_int",
     "coerce_none",
     "coerce_str",
+    "int_bits",
     "int_bound",
 ]
 
@@ -82,6 +84,13 @@ def int_bound() -> int:
 
     digits = sys.get_int_max_str_digits()
     return _bound_of(digits) if digits else 0
+
+
+def int_bits() -> int | float:
+    """The most bits an integer can have and surely be within the int-string limit (``inf``: no limit)."""
+    bound = int_bound()
+    # 10**digits has this bit length, and every integer of fewer bits is below it.
+    return bound.bit_length() - 1 if bound else math.inf
 
 
 @functools.cache
