@@ -12,13 +12,21 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 
 from tests.paths import ROOT
 
-pytestmark = pytest.mark.slow
+MYPY = tuple(int(part) for part in version("mypy").split("+")[0].split(".")[:2])
+
+pytestmark = [
+    pytest.mark.slow,
+    # mypy 1.15 itself fails on this module, with or without the plugin: it crashes writing its JSON cache of
+    # the folded 10**5000, and checks the whole module for longer than any bound. mypy 2 reads it.
+    pytest.mark.skipif(MYPY < (2, 0), reason="mypy before 2 fails on a Final folded past the int-string limit"),
+]
 
 HEX = "0x" + "f" * 4000  # 16,000 bits: more than 4,300 decimal digits
 DEEP = "[" * 40 + "]" * 40
