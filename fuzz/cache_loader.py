@@ -39,6 +39,7 @@ from typing import Any, Final
 from hypothesis import strategies as st
 
 import toolcall
+from tests import cached_package
 from toolcall._cache import file_format, loader, report
 from toolcall._warning import ToolcallWarning
 from toolcall.errors import MAX_MESSAGE_LENGTH
@@ -47,47 +48,8 @@ from toolcall.errors import MAX_MESSAGE_LENGTH
 HANG_BOUND: Final = 10.0
 PACKAGE: Final = "toolcall_fuzz_cache"
 MODULE: Final = f"{PACKAGE}.tools"
-#: Two tools whose schemas use an enum, a TypedDict and constraints, with no finding to warn.
-TOOLS: Final = '''
-"""Tools for the cache loader fuzz target."""
-
-from enum import Enum
-from typing import Annotated, TypedDict
-
-import toolcall
-from toolcall import Param
-
-
-class Unit(str, Enum):
-    """Temperature unit."""
-
-    C = "celsius"
-    F = "fahrenheit"
-
-
-class Place(TypedDict):
-    """A place."""
-
-    lat: Annotated[float, Param(ge=-90, le=90)]
-    """Latitude in degrees."""
-
-
-@toolcall.tool
-def get_weather(city: str, days: int = 3, unit: Unit = Unit.C) -> dict[str, object]:
-    """Get the forecast for a city.
-
-    Args:
-        city: city name, e.g. "Oslo"
-        days: how many days ahead (1-7)
-    """
-    return {"city": city, "days": days, "unit": unit.value}
-
-
-@toolcall.tool
-def where(place: Place) -> float:
-    """Echo a latitude."""
-    return place["lat"]
-'''
+#: The cache tests' two tools: schemas with an enum, a TypedDict and constraints, and no finding to warn.
+TOOLS: Final = cached_package.TOOLS
 #: What stands at the cache's path instead of a file of bytes.
 SPECIAL_KINDS: Final = ("fifo", "directory", "dev-zero")
 #: Pieces a mutation inserts: JSON's edges, versions, what the loader refuses.

@@ -31,6 +31,7 @@ from mcp.types import CallToolResult, TextContent
 import toolcall
 from tests.cli_tools import reports, weather
 from tests.paths import ROOT
+from tests.subprocesses import stop
 from toolcall.errors import UnknownTool
 
 #: Left out of the fast loop (``-m "not slow"``): every case starts a server subprocess.
@@ -164,12 +165,7 @@ def raw_server(*arguments: str, to_file: bool = False) -> Iterator[RawServer]:
         try:
             yield server
         finally:
-            if server.process.poll() is None:
-                server.process.kill()
-                server.process.wait()
-            for stream in (server.process.stdin, server.process.stdout):
-                if stream is not None and not stream.closed:
-                    stream.close()
+            stop(server.process)
 
 
 def expected_tools(strict: bool) -> list[dict[str, Any]]:

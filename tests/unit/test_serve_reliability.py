@@ -22,6 +22,7 @@ import pytest
 import toolcall
 from tests import serve_tools
 from tests.paths import ROOT
+from tests.subprocesses import stop
 from tests.unit.test_cli_serve import GUARD, INITIALIZE, command
 
 #: Left out of the fast loop (``-m "not slow"``): every case starts a server subprocess.
@@ -123,12 +124,7 @@ def wire() -> Iterator[Wire]:
         server.initialize()
         yield server
     finally:
-        if server.process.poll() is None:
-            server.process.kill()
-            server.process.wait()
-        for stream in (server.process.stdin, server.process.stdout):
-            if stream is not None and not stream.closed:
-                stream.close()
+        stop(server.process)
         server.errors.close()
 
 
