@@ -254,6 +254,13 @@ def test_a_line_deeper_than_the_sdk_parses_is_dispatched_as_run_would() -> None:
 # Lines that are not requests at all: JSON-RPC errors
 
 
+def _deep_call_line(identifier: int | None, inside: bytes, *, depth: int = 2000, cut: int = 1000) -> bytes:
+    """A ``tools/call`` line nesting ``{"a": ...}`` ``depth`` deep, with ``inside`` after ``cut`` closing braces."""
+    head = {"jsonrpc": "2.0", "method": "tools/call"} | ({} if identifier is None else {"id": identifier})
+    deep = b'{"a": ' * depth + b"1" + b"}" * cut + inside + b"}" * (depth - cut)
+    return json.dumps(head).encode()[:-1] + b', "params": {"name": "keep", "arguments": ' + deep + b"}}"
+
+
 BROKEN_LINES: list[tuple[bytes, list[tuple[object, int]]]] = [
     (b'{"jsonrpc": "2.0", "id": 7, "method": "tools/call", "params": {', [(7, -32700)]),
     (b"this is not JSON", [(None, -32700)]),
@@ -265,6 +272,12 @@ BROKEN_LINES: list[tuple[bytes, list[tuple[object, int]]]] = [
     (b'{"jsonrpc": "2.0", "id": null, "method": "ping"}', [(None, -32600)]),
     (b'{"jsonrpc": "2.0", "id": ' + LONG_INTEGER.encode() + b', "method": "ping"}', [(None, -32600)]),
     (b"[1, 2]", [(None, -32600)]),
+    # Deeper than the SDK parses, and not JSON deep down: still a parse error, not a request or a notification.
+    (_deep_call_line(7, b'T\xe7{"a": 1}'), [(7, -32700)]),
+    (_deep_call_line(None, b"5"), [(None, -32700)]),
+    (_deep_call_line(None, b"]["), [(None, -32700)]),  # brackets that balance but do not match
+    # A digit just after the object 501 levels deep, where the part cut off ends: it cannot join what stands in.
+    (_deep_call_line(8, b"5", depth=1200, cut=702), [(8, -32700)]),
     (b"42", [(None, -32600)]),
     # Notifications and responses get no answer, well-formed or not.
     (b'{"jsonrpc": "2.0", "method": "notifications/whatever", "params": [1]}', []),

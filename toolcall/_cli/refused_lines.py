@@ -103,27 +103,37 @@ class _Decoder:
         return json.loads(text, parse_int=self._integer, parse_float=self._float)
 
     def cut_deep(self, text: str) -> str:
-        """``text`` with each container deeper than ``_KEPT_DEPTH`` replaced by a placeholder ``TooDeep`` decodes to."""
+        """``text`` with each container deeper than ``_KEPT_DEPTH`` replaced by a placeholder ``TooDeep`` decodes to.
+
+        What is cut off must be JSON too: it is decoded here in bands of
+        ``_KEPT_DEPTH`` levels, each with its own deeper containers cut off, and
+        a band that is not JSON raises ``JSONDecodeError`` as the line would.
+        """
         while True:  # a number that is not in the text already cannot be mistaken for one the client sent
             self._placeholder = f"-0e-{secrets.randbelow(10**18)}"
             if self._placeholder not in text:
                 break
-        pieces: list[str] = []
-        depth = kept_until = 0
-        cut_from = -1
+        stand_in = f" {self._placeholder} "  # spaced, so that no digit or sign next to a cut joins the number
+        bands: list[tuple[list[str], int]] = [([], 0)]  # per band open: its pieces so far, where its text resumes
+        depth = 0
         for token in _TOKEN.finditer(text):
             bracket = token.group()
             if bracket in "[{":
+                if depth and depth % _KEPT_DEPTH == 0:
+                    pieces, resumes = bands[-1]
+                    pieces += (text[resumes : token.start()], stand_in)
+                    bands.append(([], token.start()))
                 depth += 1
-                if depth == _KEPT_DEPTH + 1:
-                    cut_from = token.start()
             elif bracket in "]}":
                 depth -= 1
-                if depth == _KEPT_DEPTH and cut_from >= 0:
-                    pieces += (text[kept_until:cut_from], self._placeholder)
-                    kept_until, cut_from = token.end(), -1
-        pieces.append(text[kept_until:])
-        return "".join(pieces)
+                if depth and depth % _KEPT_DEPTH == 0 and len(bands) > 1:
+                    pieces, resumes = bands.pop()
+                    self.loads("".join((*pieces, text[resumes : token.end()])))  # only checked: a stand-in holds it
+                    bands[-1] = (bands[-1][0], token.end())
+        if len(bands) > 1:
+            raise json.JSONDecodeError("Expecting ']' or '}'", text, len(text))
+        pieces, resumes = bands[0]
+        return "".join((*pieces, text[resumes:]))
 
     def _integer(self, digits: str) -> int | LongInteger:
         try:
