@@ -12,7 +12,8 @@ line broken outright (cut short, bytes spliced in, not JSON at all).
 and then a ``ping``, and asserts the contract: a line that is a request (a
 JSON object with an ``id``, or JSON that is no object, or not JSON at all)
 gets exactly one answer within ``BOUND`` seconds, with its id when the id
-is a string or an integer and ``null`` otherwise; a notification or a
+is a string or an integer that JSON carries back as it came, and ``null``
+otherwise; a notification or a
 response gets none; every line the server writes is one JSON-RPC message;
 every error text (an ``isError`` result, a JSON-RPC error message) is one
 line of at most ``toolcall.errors.MAX_MESSAGE_LENGTH`` characters; and the
@@ -279,7 +280,12 @@ def _expected_answers(line: bytes) -> tuple[int, list[Any]] | None:
         return 0, []
     if "method" not in value and ("result" in value or "error" in value):
         return 0, []  # a response
-    return 1, [identifier if type(identifier) in (int, str) else None]
+    return 1, [identifier if _can_carry(identifier) else None]
+
+
+def _can_carry(identifier: object) -> bool:
+    """Whether an answer can carry ``identifier`` as it came (two lone surrogates side by side come back as one)."""
+    return type(identifier) is int or (type(identifier) is str and json.loads(json.dumps(identifier)) == identifier)
 
 
 def _integer(digits: str) -> object:

@@ -270,6 +270,9 @@ BROKEN_LINES: list[tuple[bytes, list[tuple[object, int]]]] = [
     (b'{"jsonrpc": "2.0", "id": 10, "method": "ping", "params": [1]}', [(10, -32600)]),
     (b'{"jsonrpc": "2.0", "id": 1.5, "method": "ping"}', [(None, -32600)]),
     (b'{"jsonrpc": "2.0", "id": null, "method": "ping"}', [(None, -32600)]),
+    # An id JSON cannot carry back: a lone high surrogate beside a lone low one would return as one character.
+    (b'{"jsonrpc": "2.0", "id": "\\ud800\x80\\udc00", "method": "tools/call", "params": null}', [(None, -32600)]),
+    (b'{"jsonrpc": "2.0", "id": "\\ud800\x80", "method": "ping"', [(None, -32700)]),
     (b'{"jsonrpc": "2.0", "id": ' + LONG_INTEGER.encode() + b', "method": "ping"}', [(None, -32600)]),
     (b"[1, 2]", [(None, -32600)]),
     # Deeper than the SDK parses, and not JSON deep down: still a parse error, not a request or a notification.

@@ -159,7 +159,8 @@ def _classify(value: Any, stand_ins: bool) -> Dispatch | Answer | None:
         return None  # a response: the server sends no requests, so none is awaited
     identifier = value["id"]
     if not _is_id(identifier):
-        return _error(None, INVALID_REQUEST, "Invalid Request: the id must be a string or an integer")
+        why = "cannot be sent back as it came" if type(identifier) is str else "must be a string or an integer"
+        return _error(None, INVALID_REQUEST, f"Invalid Request: the id {why}")
     problem = _envelope_problem(value)
     if problem is not None:
         return _error(identifier, INVALID_REQUEST, f"Invalid Request: {problem}")
@@ -181,7 +182,12 @@ def _envelope_problem(value: dict[str, Any]) -> str | None:
 
 
 def _is_id(value: Any) -> bool:
-    return type(value) is str or type(value) is int
+    """Whether ``value`` is an id an answer can carry: an integer, or a string that JSON reads back unchanged.
+
+    A lone high surrogate next to a lone low one (an escape beside a byte that
+    is not UTF-8) is written as two escapes, which JSON reads back as one character.
+    """
+    return type(value) is int or (type(value) is str and json.loads(json.dumps(value)) == value)
 
 
 def _error(identifier: Any, code: int, message: str) -> Answer:
