@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from langchain_core.runnables import RunnableConfig
     from langchain_core.tools import BaseTool
 
+    from toolcall._dispatch.result import Err, Ok
     from toolcall._toolset.toolset import Source, Toolset
 
 __all__ = ["tools"]
@@ -121,9 +122,6 @@ def _build_tool_class() -> "Any":
     from langchain_core.tools import BaseTool, ToolException
     from pydantic import PrivateAttr
 
-    from toolcall._dispatch.result import Err, Ok
-    from toolcall._tool_calls import aoutcomes, outcome, text_reply
-
     class ToolcallTool(BaseTool):
         """A toolcall tool as a LangChain tool: toolcall's schema, dispatch and error text."""
 
@@ -139,7 +137,9 @@ def _build_tool_class() -> "Any":
             parameters: dict[str, Any],
             context: "Callable[[RunnableConfig], Mapping[str, Any]] | None",
         ) -> "ToolcallTool":
-            made = cls(
+            # Every value is made here and valid, so pydantic's validation of each field is skipped:
+            # a tenth of a millisecond a tool, the largest part of ``tools``' own time.
+            made = cls.model_construct(
                 name=name,
                 description=description,
                 args_schema=parameters,
@@ -159,17 +159,24 @@ def _build_tool_class() -> "Any":
             # keywords, LangChain's own (``config``) would overwrite a parameter of that name.
             return (tool_input,), {}
 
+        # Dispatch is imported on the first call, not by ``tools``, as ``import toolcall`` defers it.
         def _run(self, arguments: Any, config: RunnableConfig) -> tuple[str, Any]:
+            from toolcall._tool_calls import outcome
+
             return self._reply(outcome(self._toolset, self.name, arguments, self._values(config)))
 
         async def _arun(self, arguments: Any, config: RunnableConfig) -> tuple[str, Any]:
+            from toolcall._tool_calls import aoutcomes
+
             (result,) = await aoutcomes(self._toolset, [(self.name, arguments)], self._values(config))
             return self._reply(result)
 
         def _values(self, config: RunnableConfig) -> "Mapping[str, Any] | None":
             return None if self._context is None else self._context(config)
 
-        def _reply(self, result: Ok[Any] | Err) -> tuple[str, Any]:
+        def _reply(self, result: "Ok[Any] | Err") -> tuple[str, Any]:
+            from toolcall._tool_calls import text_reply
+
             ok, text = text_reply(self.name, result)
             if not ok:
                 raise ToolException(text)
