@@ -242,3 +242,10 @@ def test_importing_the_module_imports_no_langchain() -> None:
     code = "import sys, toolcall.langchain; print(sorted(m for m in sys.modules if m.startswith('langchain')))"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT)
     assert run.stdout.strip() == "[]"
+
+
+def test_arguments_as_json_text_are_decoded_by_toolcall() -> None:
+    (weather,) = toolcall.langchain.tools(langchain_tools.get_weather)
+    assert weather.invoke('{"city": "Oslo", "days": 2}') == '{"city": "Oslo", "days": 2, "temp": 21.5}'
+    # A handled error: its text, as LangChain returns one when there is no call id for a ToolMessage.
+    assert weather.invoke("{oops").startswith("the arguments are not valid JSON: Expecting property name")
