@@ -22,6 +22,7 @@ async tools work through both. Invoked with a tool call, a tool returns a
 ``ToolMessage``: the value as text (a string as it is, any other value as
 JSON) with the value itself as the message's ``artifact``; for an ``Err``,
 ``status="error"`` and toolcall's one-line text, for the model to act on.
+A string input is taken as the arguments' JSON text.
 
 ``context`` is called with each call's ``RunnableConfig`` and returns the
 dict that fills ``Injected`` parameters, e.g.
