@@ -97,13 +97,12 @@ def _refuse(injected: dict[str, list[str]]) -> None:
     """Raise ``MissingInjectedError`` naming each tool that has ``Injected`` parameters."""
     from toolcall._exceptions import MissingInjectedError
 
-    needing = [f"{name!r} ({', '.join(names)})" for name, names in injected.items()]
-    if needing:
-        raise MissingInjectedError(
-            f"tool {', '.join(needing)} has Injected parameters and no context: pass "
-            "toolcall.langchain.tools(source, context=...), a function of the call's RunnableConfig "
-            "that returns their values"
-        )
+    needing = ", ".join(f"{name!r} ({', '.join(names)})" for name, names in injected.items())
+    which = f"tool {needing} has" if len(injected) == 1 else f"tools {needing} have"
+    raise MissingInjectedError(
+        f"{which} Injected parameters and no context: pass toolcall.langchain.tools(source, context=...), "
+        "a function of the call's RunnableConfig that returns their values"
+    )
 
 
 _TOOL_CLASS: "list[Any]" = []  # the class, once built
