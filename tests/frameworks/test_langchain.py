@@ -14,7 +14,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Annotated, Any
 
 import pytest
 
@@ -32,6 +32,7 @@ import toolcall
 import toolcall.langchain
 from tests.frameworks import langchain_tools
 from tests.paths import ROOT
+from toolcall import Injected
 from toolcall.errors import MissingInjectedError
 
 USER = "ann"
@@ -209,6 +210,16 @@ def test_injected_parameters_without_context_are_refused_naming_the_tool() -> No
         toolcall.langchain.tools(langchain_tools)
     (weather,) = toolcall.langchain.tools(langchain_tools.get_weather)  # none to fill: no context needed
     assert weather.invoke({"city": "Oslo"}) == '{"city": "Oslo", "days": 3, "temp": 21.5}'
+
+
+def test_the_refusal_names_every_tool_with_injected_parameters() -> None:
+    @toolcall.tool
+    def audit(action: str, user: Annotated[str, Injected], session: Annotated[str, Injected]) -> str:
+        """Record an action."""
+        return action
+
+    with pytest.raises(MissingInjectedError, match=r"tools 'whoami' \(user\), 'audit' \(user, session\) have"):
+        toolcall.langchain.tools(toolcall.Toolset(langchain_tools, audit))
 
 
 def test_only_tools_with_injected_parameters_call_context() -> None:
