@@ -39,7 +39,7 @@ from toolcall._tool_calls import aoutcomes, text_reply
 from toolcall._toolset.toolset import Toolset, as_toolset, find_tool, fresh_definitions
 
 if TYPE_CHECKING:
-    from agents import FunctionTool, RunContextWrapper, ToolContext
+    from agents import FunctionTool, RunContextWrapper
 
     from toolcall._toolset.toolset import Source
 
@@ -94,10 +94,14 @@ def _check_injected(toolset: Toolset, name: str) -> None:
 
 def _invoker(
     toolset: Toolset, name: str, context: Callable[[RunContextWrapper[Any]], Mapping[str, Any]] | None
-) -> Callable[[ToolContext[Any], str], Awaitable[str]]:
-    """The tool's ``on_invoke_tool``: the model's arguments text in, the text the model reads out."""
+) -> Callable[[RunContextWrapper[Any], str], Awaitable[str]]:
+    """The tool's ``on_invoke_tool``: the model's arguments text in, the text the model reads out.
 
-    async def invoke(wrapper: ToolContext[Any], arguments: str) -> str:
+    openai-agents passes the call's ``ToolContext``, a ``RunContextWrapper`` (older releases pass the
+    wrapper itself), and that is what ``context`` is given.
+    """
+
+    async def invoke(wrapper: RunContextWrapper[Any], arguments: str) -> str:
         values = None if context is None else context(wrapper)
         (result,) = await aoutcomes(toolset, [(name, arguments)], values)
         ok, text = text_reply(name, result)

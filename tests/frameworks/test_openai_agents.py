@@ -246,10 +246,11 @@ def test_openai_agents_own_schema_code_never_runs(monkeypatch: pytest.MonkeyPatc
     def refuse(*args: object, **kwargs: object) -> Any:
         raise AssertionError("openai-agents built or converted a schema")
 
-    for module in (agents.function_schema, agents.tool):
-        monkeypatch.setattr(module, "function_schema", refuse)
-    for module in (agents.strict_schema, agents.tool):
-        monkeypatch.setattr(module, "ensure_strict_json_schema", refuse)
+    monkeypatch.setattr(agents.function_schema, "function_schema", refuse)
+    monkeypatch.setattr(agents.strict_schema, "ensure_strict_json_schema", refuse)
+    # and where ``agents.tool`` imported them (older releases do not import the strict conversion there)
+    monkeypatch.setattr(agents.tool, "function_schema", refuse)
+    monkeypatch.setattr(agents.tool, "ensure_strict_json_schema", refuse, raising=False)
 
     def script(items: list[dict[str, Any]]) -> list[TResponseOutputItem]:
         seen = outputs(items)
