@@ -6,7 +6,8 @@
     import toolcall.openai_agents
     import weather
 
-    agent = agents.Agent(name="forecaster", tools=toolcall.openai_agents.function_tools(weather))
+    tools = toolcall.openai_agents.function_tools(weather)
+    agent = agents.Agent(name="forecaster", tools=[*tools])  # a new list: ``tools=`` wants ``list[Tool]``
     result = agents.Runner.run_sync(agent, "Weather in Oslo?")
 
 Each tool carries toolcall's OpenAI strict schema, as
