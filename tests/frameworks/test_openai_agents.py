@@ -267,3 +267,14 @@ def test_importing_the_bridge_does_not_import_agents() -> None:
     code = "import sys, toolcall.openai_agents; print('agents' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_a_context_without_the_injected_value_fails_the_run_as_a_program_error() -> None:
+    def script(items: list[dict[str, Any]]) -> list[TResponseOutputItem]:
+        return [call("c1", "whoami", '{"greeting": "Hello"}')]
+
+    tools = toolcall.openai_agents.function_tools(whoami, context=lambda wrapper: {})
+    with pytest.raises(Exception) as raised:  # openai-agents wraps it (in UserError), as each release does
+        run(ScriptedModel(script), tools)
+    causes = [raised.value, raised.value.__cause__]
+    assert any(isinstance(cause, MissingInjectedError) and "'user'" in str(cause) for cause in causes), causes
