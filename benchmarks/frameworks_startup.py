@@ -221,9 +221,26 @@ def contenders_langchain(root: Path) -> list[Contender]:
     ]
 
 
+def contenders_openai_agents(root: Path) -> list[Contender]:
+    """openai-agents' ``@function_tool`` against ``toolcall.openai_agents.function_tools``, cached and introspected."""
+    (root / "bench100" / "agents_tools.py").write_text(
+        tool_module("from agents import function_tool", "@function_tool")
+    )
+    setup = "import importlib, agents, toolcall, toolcall.openai_agents"
+    ours = "tools = toolcall.openai_agents.function_tools(importlib.import_module('bench100.toolcall_tools'))"
+    theirs = "module = importlib.import_module('bench100.agents_tools')\n"
+    theirs += "tools = [v for v in vars(module).values() if isinstance(v, agents.FunctionTool)]"
+    return [
+        Contender("openai-agents @function_tool", setup, theirs),
+        Contender("toolcall function_tools, cache", setup, ours, {"TOOLCALL_CACHE": "require"}),
+        Contender("toolcall function_tools, introspection", setup, ours, {"TOOLCALL_CACHE": "off"}),
+    ]
+
+
 #: Each framework: the package it needs, and its contenders (the first is the framework's own decorator).
 FRAMEWORKS: Final[dict[str, tuple[str, Callable[[Path], list[Contender]]]]] = {
     "langchain": ("langchain_core", contenders_langchain),
+    "openai-agents": ("agents", contenders_openai_agents),
 }
 
 

@@ -57,7 +57,14 @@ LAYERS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("tool calls", ("toolcall._tool_calls",)),
     (
         "public API, adapters",
-        ("toolcall", "toolcall.openai", "toolcall.anthropic", "toolcall.gemini", "toolcall.langchain"),
+        (
+            "toolcall",
+            "toolcall.openai",
+            "toolcall.anthropic",
+            "toolcall.gemini",
+            "toolcall.langchain",
+            "toolcall.openai_agents",
+        ),
     ),
     ("plugin: targets, settings, codes", ("toolcall_mypy._targets", "toolcall_mypy._config", "toolcall_mypy._codes")),
     ("plugin: source readers", ("toolcall_mypy._source",)),

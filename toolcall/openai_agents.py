@@ -1,0 +1,111 @@
+"""openai-agents' tools built from toolcall's: ``agents.FunctionTool`` objects for an ``agents.Agent``.
+
+::
+
+    import agents
+    import toolcall.openai_agents
+    import weather
+
+    tools = toolcall.openai_agents.function_tools(weather)
+    agent = agents.Agent(name="forecaster", tools=[*tools])  # a new list: ``tools=`` wants ``list[Tool]``
+    result = agents.Runner.run_sync(agent, "Weather in Oslo?")
+
+Each tool carries toolcall's OpenAI strict schema, as
+``toolcall.emit(source, "openai", strict=True)`` renders it, with
+``strict_json_schema=True``: openai-agents sends strict schemas by default.
+A tool that strict mode cannot express gets its non-strict schema and
+``strict_json_schema=False``, as ``emit`` falls back (with the same
+``toolcall-strict`` warning). openai-agents' own schema code never runs on
+these tools: neither its builder nor its strict conversion.
+
+A call's JSON arguments are decoded and dispatched with ``toolcall.arun``,
+as ``toolcall.openai`` does, so ``def`` and ``async def`` tools both work.
+The tool's output is the value as text (a string as it is, anything else
+as JSON); a failed call's output is ``Error: `` and toolcall's one line,
+which the model reads and can retry from.
+
+``context`` takes the run's ``agents.RunContextWrapper`` (the tool call's
+``ToolContext``) and returns the dict that fills ``Injected`` parameters.
+The ``agents`` package (``pip install "toolcall[openai-agents]"``) is
+imported only when ``function_tools`` is called.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from typing import TYPE_CHECKING, Any
+
+from toolcall._exceptions import MissingInjectedError
+from toolcall._tool_calls import aoutcomes, text_reply
+from toolcall._toolset.toolset import Toolset, as_toolset, find_tool, fresh_definitions
+
+if TYPE_CHECKING:
+    from agents import FunctionTool, RunContextWrapper
+
+    from toolcall._toolset.toolset import Source
+
+__all__ = ["function_tools"]
+
+#: Where a failed call's output starts, as ``toolcall.openai`` writes it (the same OpenAI tool message underneath).
+ERROR_PREFIX = "Error: "
+
+
+def function_tools(
+    source: Source, *, context: Callable[[RunContextWrapper[Any]], Mapping[str, Any]] | None = None
+) -> list[FunctionTool]:
+    """One ``agents.FunctionTool`` per tool of ``source``, in declaration order.
+
+    ``source`` is what ``toolcall.emit`` takes: a module, a tool function or
+    a ``toolcall.Toolset``. A tool with an ``Injected`` parameter needs
+    ``context``: without it, ``MissingInjectedError`` is raised here, naming
+    the tool, rather than on the model's first call.
+    """
+    from agents import FunctionTool
+
+    toolset = as_toolset(source)
+    tools: list[FunctionTool] = []
+    for definition in fresh_definitions(toolset, "openai", True):
+        function = definition["function"]
+        name: str = function["name"]
+        if context is None:
+            _check_injected(toolset, name)
+        # Made non-strict, so openai-agents' strict conversion leaves toolcall's schema as it is
+        # (it would add ``"required": []`` to a tool without parameters); then marked as rendered.
+        tool = FunctionTool(
+            name=name,
+            description=function.get("description", ""),
+            params_json_schema=function["parameters"],
+            on_invoke_tool=_invoker(toolset, name, context),
+            strict_json_schema=False,
+        )
+        tool.strict_json_schema = function.get("strict", False)
+        tools.append(tool)
+    return tools
+
+
+def _check_injected(toolset: Toolset, name: str) -> None:
+    loaded = find_tool(toolset, name)
+    injected = [p.name for p in loaded.ir.parameters if p.injected] if loaded is not None else []
+    if injected:
+        raise MissingInjectedError(
+            f"tool {name!r} has injected parameters ({', '.join(injected)}): "
+            "pass function_tools(..., context=...) to supply their values"
+        )
+
+
+def _invoker(
+    toolset: Toolset, name: str, context: Callable[[RunContextWrapper[Any]], Mapping[str, Any]] | None
+) -> Callable[[RunContextWrapper[Any], str], Awaitable[str]]:
+    """The tool's ``on_invoke_tool``: the model's arguments text in, the text the model reads out.
+
+    openai-agents passes the call's ``ToolContext``, a ``RunContextWrapper`` (older releases pass the
+    wrapper itself), and that is what ``context`` is given.
+    """
+
+    async def invoke(wrapper: RunContextWrapper[Any], arguments: str) -> str:
+        values = None if context is None else context(wrapper)
+        (result,) = await aoutcomes(toolset, [(name, arguments)], values)
+        ok, text = text_reply(name, result)
+        return text if ok else ERROR_PREFIX + text
+
+    return invoke
