@@ -55,7 +55,10 @@ LAYERS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
     ("schema cache", ("toolcall._cache",)),
     ("toolsets", ("toolcall._toolset",)),
     ("tool calls", ("toolcall._tool_calls",)),
-    ("public API, adapters", ("toolcall", "toolcall.openai", "toolcall.anthropic", "toolcall.gemini")),
+    (
+        "public API, adapters",
+        ("toolcall", "toolcall.openai", "toolcall.anthropic", "toolcall.gemini", "toolcall.pydantic_ai"),
+    ),
     ("plugin: targets, settings, codes", ("toolcall_mypy._targets", "toolcall_mypy._config", "toolcall_mypy._codes")),
     ("plugin: source readers", ("toolcall_mypy._source",)),
     ("plugin: static front end", ("toolcall_mypy._analysis",)),

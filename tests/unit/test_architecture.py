@@ -225,7 +225,7 @@ def test_public_modules_are_found(synthetic: Path) -> None:
 
 
 def test_public_modules_are_exactly_those_without_an_underscore() -> None:
-    assert public_modules(list(toolcall.__path__)) == {"errors", "openai", "anthropic", "gemini"}
+    assert public_modules(list(toolcall.__path__)) == {"errors", "openai", "anthropic", "gemini", "pydantic_ai"}
     assert public_modules(list(toolcall_mypy.__path__)) == set()
 
 
