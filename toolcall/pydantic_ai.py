@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from pydantic_ai import RunContext, Tool
     from pydantic_ai.tools import ToolDefinition
 
-    from toolcall._toolset.toolset import LoadedTool, Source
+    from toolcall._toolset.toolset import LoadedTool, Source, Toolset
 
 __all__ = ["tools"]
 
@@ -110,15 +110,16 @@ def _arguments_validator() -> Any:
 
 
 def _dispatcher(
-    toolset: Any, name: str, context: Callable[[RunContext[Any]], Mapping[str, Any]] | None
+    toolset: Toolset, name: str, context: Callable[[RunContext[Any]], Mapping[str, Any]] | None
 ) -> Callable[..., Any]:
     """The function pydantic-ai calls for the tool: ``arun``, an ``Err`` raised as ``ModelRetry`` with its line."""
     from pydantic_ai import ModelRetry
 
-    from toolcall._tool_calls import data_reply
-    from toolcall._toolset.run import arun
-
     async def dispatch(run_context: RunContext[Any], **arguments: Any) -> Any:
+        # The dispatch machinery loads on the first call, not when the tools are made: start-up stays cheap.
+        from toolcall._tool_calls import data_reply
+        from toolcall._toolset.run import arun
+
         args: Any = arguments.get(_NOT_AN_OBJECT, arguments) if len(arguments) == 1 else arguments
         values = None if context is None else context(run_context)
         ok, payload = data_reply(name, await arun(toolset, name, args, context=values))
