@@ -13,7 +13,7 @@ import datetime as dt
 import json
 import subprocess
 import sys
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import pytest
 
@@ -288,3 +288,32 @@ def test_importing_the_module_imports_no_pydantic_ai() -> None:
     code = "import sys, toolcall.pydantic_ai; print('pydantic_ai' in sys.modules, 'pydantic' in sys.modules)"
     shown = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert shown.stdout.split() == ["False", "False"]
+
+
+@toolcall.tool
+def pick(a: int, mode: Literal["x", "y"]) -> int:
+    """Every parameter required: a schema OpenAI's strict mode takes as it is."""
+    return a
+
+
+def test_openais_chat_model_sends_toolcalls_definitions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Through pydantic-ai's OpenAI model and the real SDK client, against the local replay server: the tools sent."""
+    pytest.importorskip("openai")
+    from pydantic_ai.models.openai import OpenAIChatModel
+    from pydantic_ai.providers.openai import OpenAIProvider
+
+    from tests.replay_server import Conversation, OpenAI, Turn, replay
+
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
+        monkeypatch.setenv(name, "")  # the client reaches 127.0.0.1 directly, whatever proxy the environment names
+    source = toolcall.Toolset(get_weather, pick)
+    with replay(OpenAI(), Conversation("go", (Turn("r1", text="done"),))) as server:
+        provider = OpenAIProvider(base_url=server.url + "/v1", api_key="sk-test-replay")
+        result = Agent(OpenAIChatModel("gpt-4o", provider=provider), tools=toolcall.pydantic_ai.tools(source)).run_sync(
+            "go"
+        )
+    assert result.output == "done"
+    weather, picked = toolcall.emit(source, "openai")
+    # pydantic-ai marks a schema strict when OpenAI's strict mode takes it unchanged (every property required).
+    picked["function"]["strict"] = True
+    assert json.dumps(server.requests[0]["tools"]) == json.dumps([weather, picked])
