@@ -36,6 +36,7 @@ PUBLIC_MODULES: Final = (
     "toolcall.openai",
     "toolcall.anthropic",
     "toolcall.gemini",
+    "toolcall.pydantic_ai",
     "toolcall_mypy",
 )
 
