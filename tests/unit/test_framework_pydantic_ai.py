@@ -296,8 +296,8 @@ def pick(a: int, mode: Literal["x", "y"]) -> int:
     return a
 
 
-def test_openais_chat_model_sends_toolcalls_definitions(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Through pydantic-ai's OpenAI model and the real SDK client, against the local replay server: the tools sent."""
+def sent_to_openai(tools: list[Tool[Any]], monkeypatch: pytest.MonkeyPatch) -> Any:
+    """The ``tools`` that pydantic-ai's OpenAI model sends, through the real SDK client, to the replay server."""
     pytest.importorskip("openai")
     from pydantic_ai.models.openai import OpenAIChatModel
     from pydantic_ai.providers.openai import OpenAIProvider
@@ -306,14 +306,31 @@ def test_openais_chat_model_sends_toolcalls_definitions(monkeypatch: pytest.Monk
 
     for name in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy"):
         monkeypatch.setenv(name, "")  # the client reaches 127.0.0.1 directly, whatever proxy the environment names
-    source = toolcall.Toolset(get_weather, pick)
     with replay(OpenAI(), Conversation("go", (Turn("r1", text="done"),))) as server:
         provider = OpenAIProvider(base_url=server.url + "/v1", api_key="sk-test-replay")
-        result = Agent(OpenAIChatModel("gpt-4o", provider=provider), tools=toolcall.pydantic_ai.tools(source)).run_sync(
-            "go"
-        )
+        result = Agent(OpenAIChatModel("gpt-4o", provider=provider), tools=tools).run_sync("go")
     assert result.output == "done"
+    return server.requests[0]["tools"]
+
+
+def test_openais_chat_model_sends_toolcalls_definitions(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = toolcall.Toolset(get_weather, pick)
+    sent = sent_to_openai(toolcall.pydantic_ai.tools(source), monkeypatch)
     weather, picked = toolcall.emit(source, "openai")
     # pydantic-ai marks a schema strict when OpenAI's strict mode takes it unchanged (every property required).
     picked["function"]["strict"] = True
-    assert json.dumps(server.requests[0]["tools"]) == json.dumps([weather, picked])
+    assert json.dumps(sent) == json.dumps([weather, picked])
+
+
+def test_openais_chat_model_sends_toolcalls_strict_definitions(monkeypatch: pytest.MonkeyPatch) -> None:
+    source = toolcall.Toolset(get_weather, pick)
+    tools = toolcall.pydantic_ai.tools(source)
+    for tool in tools:
+        tool.strict = True
+    sent = sent_to_openai(tools, monkeypatch)
+    expected = toolcall.emit(source, "openai", strict=True)
+    for definition in expected:
+        definition["function"]["strict"] = True
+    # pydantic-ai's OpenAI strict transformer rebuilds a node with ``anyOf`` (2.78 moves that key last): the same
+    # schema, so here (only) the comparison is of the data, not of its text.
+    assert sent == expected
