@@ -60,7 +60,7 @@ def tools(source: Source, *, context: Callable[[RunContext[Any]], Mapping[str, A
     for tool in loaded:
         function = _function(tool, False)  # a plain copy: pydantic-ai's models may edit a schema in place
         made_tool: Tool[Any] = Tool.from_schema(
-            _dispatcher(toolset, tool.name, context),
+            _dispatcher(toolset, tool.name, context if _injected(tool) else None),
             name=tool.name,
             description=function.get("description"),
             json_schema=function["parameters"],
@@ -85,13 +85,18 @@ def _refuse_injected(loaded: tuple[LoadedTool, ...]) -> None:
     from toolcall._exceptions import MissingInjectedError
 
     for tool in loaded:
-        injected = [p.name for p in tool.ir.parameters if p.injected]
+        injected = _injected(tool)
         if injected:
             names = ", ".join(repr(name) for name in injected)
             raise MissingInjectedError(
                 f"tool {tool.name!r} has Injected parameters ({names}): pass "
                 "toolcall.pydantic_ai.tools(..., context=...) a function of pydantic-ai's RunContext that returns them"
             )
+
+
+def _injected(tool: LoadedTool) -> list[str]:
+    """The names of the tool's ``Injected`` parameters: only a tool with some calls ``context``."""
+    return [p.name for p in tool.ir.parameters if p.injected]
 
 
 def _arguments_validator() -> Any:

@@ -202,12 +202,12 @@ def test_injected_parameters_come_from_the_context() -> None:
         seen.append(run_context)
         return {"user": run_context.deps}
 
-    script = Script([call("greet", {"greeting": "Hello"})], "done")
-    tools = toolcall.pydantic_ai.tools(greet, context=context)
+    script = Script([call("greet", {"greeting": "Hello"}), call("add", {"a": 1, "b": 2}, "c2")], "done")
+    tools = toolcall.pydantic_ai.tools(toolcall.Toolset(greet, add), context=context)
     assert "user" not in json.dumps(tools[0].tool_def.parameters_json_schema)
     Agent(script.model, tools=tools, deps_type=str).run_sync("go", deps="Ada")
-    assert answers(script.requests[1]) == [("greet", "Hello, Ada!", False)]
-    assert [c.tool_name for c in seen] == ["greet"]
+    assert answers(script.requests[1]) == [("greet", "Hello, Ada!", False), ("add", 3, False)]
+    assert [c.tool_name for c in seen] == ["greet"]  # a tool without Injected parameters needs no context
 
 
 def test_the_model_cannot_send_an_injected_parameter() -> None:
