@@ -142,8 +142,8 @@ from toolcall._toolset.toolset import as_toolset, loaded_tools
 
 entries = [cf.tool_entry(t.ir, [tools.__name__]) for t in loaded_tools(as_toolset(tools))]
 source = open(tools.__file__, "rb").read()
-record = cf.source_record(source, "toolcall_tools.py")
-content = cf.module_content(tools.__name__, {tools.__name__: record}, entries, {})
+records = {tools.__name__: cf.source_record(source, "toolcall_tools.py")}
+content = cf.module_content(tools.__name__, records, entries, {})
 write_cache_file(str(cf.cache_path(tools.__file__)), cf.dumps(content))
 """
 
@@ -237,10 +237,28 @@ def contenders_openai_agents(root: Path) -> list[Contender]:
     ]
 
 
+def contenders_pydantic_ai(root: Path) -> list[Contender]:
+    """pydantic-ai's ``Tool(function)`` (what ``@agent.tool_plain`` builds) against ``toolcall.pydantic_ai.tools``."""
+    (root / "bench100" / "pydantic_ai_tools.py").write_text(tool_module("", ""))
+    setup = "import importlib, pydantic_ai, toolcall, toolcall.pydantic_ai"
+    ours = "tools = toolcall.pydantic_ai.tools(importlib.import_module('bench100.toolcall_tools'))"
+    module = "bench100.pydantic_ai_tools"
+    theirs = (
+        f"module = importlib.import_module({module!r}); "
+        "tools = [pydantic_ai.Tool(getattr(module, f'tool_{i:03d}')) for i in range(100)]"
+    )
+    return [
+        Contender("pydantic-ai Tool(function)", setup, theirs),
+        Contender("toolcall pydantic_ai.tools, cache", setup, ours, {"TOOLCALL_CACHE": "require"}),
+        Contender("toolcall pydantic_ai.tools, introspection", setup, ours, {"TOOLCALL_CACHE": "off"}),
+    ]
+
+
 #: Each framework: the package it needs, and its contenders (the first is the framework's own decorator).
 FRAMEWORKS: Final[dict[str, tuple[str, Callable[[Path], list[Contender]]]]] = {
     "langchain": ("langchain_core", contenders_langchain),
     "openai-agents": ("agents", contenders_openai_agents),
+    "pydantic-ai": ("pydantic_ai", contenders_pydantic_ai),
 }
 
 
@@ -280,10 +298,8 @@ def report(groups: dict[str, list[Contender]], stats: dict[str, Stats]) -> bool:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(
-        description="Start-up cost of 100 tools: toolcall's bridges against each framework"
-    )
-    parser.add_argument("--rounds", type=int, default=5)
+    parser = argparse.ArgumentParser(description=(__doc__ or "").partition("\n")[0])
+    parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--framework", action="append", choices=sorted(FRAMEWORKS), help="default: all installed")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="toolcall-frameworks-") as where:

@@ -64,6 +64,7 @@ LAYERS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
             "toolcall.gemini",
             "toolcall.langchain",
             "toolcall.openai_agents",
+            "toolcall.pydantic_ai",
         ),
     ),
     ("plugin: targets, settings, codes", ("toolcall_mypy._targets", "toolcall_mypy._config", "toolcall_mypy._codes")),

@@ -186,7 +186,7 @@ def test_wheel_extras_are_pyprojects_optional_dependencies(built: Built) -> None
     metadata = wheel_metadata(built)
     extras: dict[str, list[str]] = project()["optional-dependencies"]
     assert sorted(metadata.get_all("Provides-Extra") or []) == sorted(extras)
-    assert sorted(extras) == ["dev", "docs", "fast", "langchain", "mcp", "mypy", "openai-agents"]
+    assert sorted(extras) == ["dev", "docs", "fast", "langchain", "mcp", "mypy", "openai-agents", "pydantic-ai"]
     expected = list(project()["dependencies"]) + [
         with_extra(requirement, extra) for extra, requirements in extras.items() for requirement in requirements
     ]

@@ -37,6 +37,8 @@ PUBLIC_MODULES: Final = (
     "toolcall.anthropic",
     "toolcall.gemini",
     "toolcall.langchain",
+    "toolcall.openai_agents",
+    "toolcall.pydantic_ai",
     "toolcall_mypy",
 )
 
