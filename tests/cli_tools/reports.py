@@ -98,3 +98,8 @@ def shout(text: str) -> str:
 def mislabeled() -> dict[str, int]:
     """Promise an object and return a list: the tool breaks its own output schema."""
     return [1, 2]  # type: ignore[return-value]
+
+
+@toolcall.tool
+def nothing() -> None:
+    """Do nothing: a tool without a return value has no output schema."""
