@@ -376,6 +376,17 @@ def test_a_value_that_breaks_its_own_output_schema_is_an_error_result() -> None:
     assert text(result) == "the tool returned an object of type list where its output schema promises a JSON object"
 
 
+def test_a_value_that_breaks_its_wrapped_output_schema_is_an_error_result() -> None:
+    async def body(client: ClientSession) -> tuple[CallToolResult, CallToolResult]:
+        return await client.call_tool("miscounted", {}), await client.call_tool("whole", {})
+
+    miscounted, whole = served(body)
+    assert miscounted.is_error
+    assert text(miscounted) == "the tool returned an object of type int where its output schema promises a string"
+    assert not whole.is_error  # 3.0 is an integer to JSON Schema, and to the client's check
+    assert whole.structured_content == {"result": 3.0}
+
+
 # The process: bad input, shutdown, start-up errors
 
 

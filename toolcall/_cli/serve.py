@@ -42,7 +42,7 @@ costs more than the rest of a round trip.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
 from toolcall._cli.modules import UsageError
 from toolcall._wire.return_values import kind_of
@@ -160,9 +160,10 @@ class _Catalog:
         self.definitions: list[dict[str, Any]] = []
         #: Each tool name's module, for ``arun``.
         self.modules: dict[str, ModuleType] = {}
-        #: The tools whose definition has an ``outputSchema``, each with whether it wraps the value as
-        #: ``{"result": value}``: their values go out as ``structuredContent`` too.
-        self.structured: dict[str, bool] = {}
+        #: The tools whose definition has an ``outputSchema``: their values go out as ``structuredContent`` too.
+        #: Each with whether its schema wraps the value as ``{"result": value}``, and the JSON type the schema
+        #: promises for the value (``None`` when it names no one type: a union, a ``$ref``).
+        self.structured: dict[str, tuple[bool, str | None]] = {}
         #: Each tool with ``Injected`` parameters, and their names: its calls get a context from the factory.
         self.injected: dict[str, tuple[str, ...]] = {}
         self._output_schema = output_schema
@@ -199,8 +200,11 @@ class _Catalog:
             if "outputSchema" in definition:
                 if not self._output_schema:
                     definition = {key: value for key, value in definition.items() if key != "outputSchema"}
+                elif wrapped_output(by_name[name]):
+                    promised = definition["outputSchema"]["properties"][self._result].get("type")
+                    self.structured[name] = (True, promised if isinstance(promised, str) else None)
                 else:
-                    self.structured[name] = wrapped_output(by_name[name])
+                    self.structured[name] = (False, "object")
             self.definitions.append(definition)
         return refused
 
@@ -261,17 +265,18 @@ class _Catalog:
             return _failed(data)
         text = data if type(data) is str else self._json_text(data)
         content: dict[str, Any] = {"content": [{"type": "text", "text": text}]}
-        wrapped = self.structured.get(name)
-        if wrapped is None:
+        structured = self.structured.get(name)
+        if structured is None:
             return content
-        if wrapped:
-            content["structuredContent"] = {self._result: data}
-            return content
-        if type(data) is not dict:
-            # The client checks structuredContent against the tool's outputSchema, whose root is an object.
+        wrapped, promised = structured
+        if promised is not None and not _is_json_type(data, promised):
+            # The client checks structuredContent against the tool's outputSchema: a value of another
+            # type would fail the call there, with no word the model could act on.
             value = result.value  # type: ignore[union-attr]  # an Ok: ``data_reply`` gave its value
-            return _failed(f"the tool returned {kind_of(value)} where its output schema promises a JSON object")
-        content["structuredContent"] = data
+            return _failed(
+                f"the tool returned {kind_of(value)} where its output schema promises {_JSON_TYPE_NAMES[promised]}"
+            )
+        content["structuredContent"] = {self._result: data} if wrapped else data
         return content
 
 
@@ -360,6 +365,38 @@ def _tool_raised(name: str, exc: BaseException) -> str:
     except Exception:  # an exception whose __str__ raises still gets reported
         message = ""
     return str(Raised(type(exc).__name__, message))
+
+
+#: How an error line names each JSON Schema type an output schema can promise.
+_JSON_TYPE_NAMES: Final = {
+    "object": "a JSON object",
+    "array": "a JSON array",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+    "null": "null",
+}
+
+
+def _is_json_type(data: Any, promised: str) -> bool:
+    """Whether plain JSON ``data`` is of the JSON Schema type ``promised`` (an unknown type: yes)."""
+    kind = type(data)
+    if promised == "integer":  # 3.0 is an integer to JSON Schema, as to the client's validator
+        return kind is int or (kind is float and data.is_integer())
+    if promised == "number":
+        return kind is int or kind is float
+    expected = _PLAIN_KINDS.get(promised)
+    return expected is None or kind is expected
+
+
+_PLAIN_KINDS: Final[dict[str, type]] = {
+    "object": dict,
+    "array": list,
+    "string": str,
+    "boolean": bool,
+    "null": type(None),
+}
 
 
 def _failed(text: str) -> dict[str, Any]:
