@@ -98,3 +98,20 @@ def shout(text: str) -> str:
 def mislabeled() -> dict[str, int]:
     """Promise an object and return a list: the tool breaks its own output schema."""
     return [1, 2]  # type: ignore[return-value]
+
+
+@toolcall.tool
+def nothing() -> None:
+    """Do nothing: a tool without a return value has no output schema."""
+
+
+@toolcall.tool
+def miscounted() -> str:
+    """Promise a string and return a number: the value breaks its wrapped output schema."""
+    return 42  # type: ignore[return-value]
+
+
+@toolcall.tool
+def whole() -> int:
+    """Return a float that is a whole number, which JSON Schema counts as an integer."""
+    return 3.0  # type: ignore[return-value]

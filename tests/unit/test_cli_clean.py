@@ -89,7 +89,7 @@ def test_hidden_and_installed_directories_are_not_walked(tmp_path: Path) -> None
     )
     before = cache_files(tmp_path)
     result = clean(tmp_path)
-    assert (result.returncode, result.stdout) == (0, "")
+    assert (result.returncode, result.stdout) == (0, "no orphaned cache files; nothing removed\n")
     assert cache_files(tmp_path) == before
 
 
@@ -100,14 +100,47 @@ def test_a_linked_cache_directory_is_not_followed(tmp_path: Path) -> None:
     (tmp_path / "app").mkdir()
     (tmp_path / "app" / "__toolcall__").symlink_to(elsewhere / "__toolcall__")
     result = clean(tmp_path, "app")
-    assert (result.returncode, result.stdout) == (0, "")
+    assert (result.returncode, result.stdout) == (0, "no orphaned cache files; nothing removed\n")
     assert (elsewhere / "__toolcall__" / "gone.json").exists()
 
 
-def test_a_path_that_is_not_a_directory_is_an_error(tmp_path: Path) -> None:
-    result = clean(tmp_path, "missing")
-    assert result.returncode == 1
-    assert result.stderr == "toolcall: error: missing is not a directory\n"
+@pytest.mark.parametrize("path", ["missing", "missing.py", "notes.txt"])
+def test_a_path_that_is_neither_a_directory_nor_a_module_file_is_a_usage_error(tmp_path: Path, path: str) -> None:
+    project(tmp_path, {"app/gone.py": None})
+    (tmp_path / "notes.txt").write_text("")
+    result = clean(tmp_path, "app", path)
+    assert result.returncode == 2
+    assert result.stderr == f"toolcall: error: {path}: no such directory or Python file\n"
+    assert result.stdout == ""
+    assert cache_files(tmp_path) == ["app/__toolcall__/gone.json"]  # nothing removed before the error
+
+
+def test_nothing_to_remove_is_said(tmp_path: Path) -> None:
+    project(tmp_path, {"app/tools.py": TOOLS})
+    assert clean(tmp_path).stdout == "no orphaned cache files; nothing removed\n"
+    assert clean(tmp_path, "--dry-run").stdout == "no orphaned cache files to remove\n"
+    assert cache_files(tmp_path) == ["app/__toolcall__/tools.json"]
+
+
+def test_a_module_file_path_cleans_that_module_only(tmp_path: Path) -> None:
+    project(tmp_path, {"app/gone.py": None, "app/plain.py": "VALUE = 1\n", "app/tools.py": TOOLS})
+    gone, plain = os.path.join("app", "gone.py"), os.path.join("app", "plain.py")
+    dry = clean(tmp_path, "--dry-run", gone)
+    assert dry.stdout == f"would remove {os.path.join('app', '__toolcall__', 'gone.json')} ({gone} no longer exists)\n"
+    result = clean(tmp_path, gone, plain, os.path.join("app", "tools.py"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [
+        f"removed {os.path.join('app', '__toolcall__', 'gone.json')} ({gone} no longer exists)",
+        f"removed {os.path.join('app', '__toolcall__', 'plain.json')} ({plain} has no @tool)",
+    ]
+    assert cache_files(tmp_path) == ["app/__toolcall__/tools.json"]
+
+
+def test_a_file_found_twice_is_removed_once(tmp_path: Path) -> None:
+    project(tmp_path, {"app/gone.py": None})
+    result = clean(tmp_path, "app", os.path.join("app", "gone.py"))
+    assert result.returncode == 0, result.stderr
+    assert len(result.stdout.splitlines()) == 1
 
 
 @pytest.mark.skipif(sys.platform == "win32" or os.geteuid() == 0, reason="POSIX permissions (root ignores them)")

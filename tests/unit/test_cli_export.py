@@ -105,7 +105,9 @@ def test_the_same_output_byte_for_byte_across_runs_and_out_file(examples: Path) 
     first = toolcall(examples, "export", "weather", "--format", "anthropic")
     again = toolcall(examples, "export", "weather", "--format", "anthropic", "--out", "tools.json")
     assert again.returncode == 0
-    assert again.stdout == ""
+    count = len(json.loads(first.stdout))
+    assert again.stdout == f"wrote {count} tools to tools.json\n"
+    assert again.stderr == ""
     assert (examples / "tools.json").read_bytes() == first.stdout.encode("ascii")
     assert not [p.name for p in examples.iterdir() if p.name.endswith(".tmp")]
 
@@ -189,6 +191,49 @@ def test_usage_errors_exit_2(examples: Path, arguments: list[str], message: str)
     result = toolcall(examples, "export", *arguments)
     assert result.returncode == 2
     assert message in result.stderr
+    assert result.stdout == ""
+
+
+def test_one_tool_written_is_said_in_the_singular(tmp_path: Path) -> None:
+    write_package(tmp_path, {"solo.py": TOOL.format(name="solo", doc="Solo.")})
+    result = toolcall(tmp_path, "export", "solo", "--out", "out.json")
+    assert (result.returncode, result.stdout) == (0, "wrote 1 tool to out.json\n")
+
+
+def test_file_paths_import_as_their_dotted_names(tmp_path: Path) -> None:
+    write_package(
+        tmp_path,
+        {
+            "app/__init__.py": "",
+            "app/sub/__init__.py": "",
+            "app/sub/tools_b.py": TOOL.format(name="beta", doc="Beta.") + "\nassert __name__ == 'app.sub.tools_b'\n",
+            "scripts/loose.py": TOOL.format(name="loose", doc="Loose.") + "\nassert __name__ == 'loose'\n",
+        },
+    )
+    by_name = toolcall(tmp_path, "export", "app.sub.tools_b", "--format", "mcp")
+    by_path = toolcall(tmp_path, "export", "app/sub/tools_b.py", "scripts/loose.py", "--format", "mcp")
+    assert by_path.returncode == 0, by_path.stderr
+    assert [tool["name"] for tool in json.loads(by_path.stdout)] == ["beta", "loose"]  # app.sub.tools_b < loose
+    assert json.loads(by_path.stdout)[0] == json.loads(by_name.stdout)[0]
+    elsewhere = toolcall(tmp_path / "scripts", "export", "../app/sub/tools_b.py", "--package", "../app")
+    assert elsewhere.returncode == 0, elsewhere.stderr
+    assert [tool["function"]["name"] for tool in json.loads(elsewhere.stdout)] == ["beta"]
+
+
+def test_a_file_path_shadowed_by_another_module_is_refused(tmp_path: Path) -> None:
+    write_package(tmp_path, {"scripts/json.py": TOOL.format(name="shadowed", doc="Shadowed.")})
+    result = toolcall(tmp_path, "export", "scripts/json.py")
+    assert result.returncode == 1
+    [line] = result.stderr.splitlines()
+    assert line.startswith("toolcall: error: scripts/json.py imports as json, which is ")
+
+
+@pytest.mark.parametrize("path", ["missing.py", "app/missing.py", "app/"])
+def test_a_file_path_that_does_not_exist_is_a_usage_error(tmp_path: Path, path: str) -> None:
+    (tmp_path / "app").mkdir()  # a directory, but not a package
+    result = toolcall(tmp_path, "export", "weather", path)
+    assert result.returncode == 2
+    assert result.stderr == f"toolcall: error: {path}: no such Python file\n"
     assert result.stdout == ""
 
 

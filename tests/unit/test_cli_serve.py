@@ -20,6 +20,7 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import IO, Any, TypeVar
 
 import anyio
@@ -50,10 +51,10 @@ def command(*arguments: str) -> list[str]:
     return [sys.executable, "-m", "toolcall", "serve", *arguments]
 
 
-def served(body: Callable[[ClientSession], Awaitable[_T]]) -> _T:
-    """Start ``serve`` on ``SERVED`` and run ``body`` with an initialized client session."""
+def served(body: Callable[[ClientSession], Awaitable[_T]], *arguments: str) -> _T:
+    """Start ``serve`` on ``arguments`` (default ``SERVED``) and run ``body`` with an initialized client session."""
     parameters = StdioServerParameters(
-        command=sys.executable, args=command(*SERVED)[1:], cwd=ROOT, env=dict(os.environ)
+        command=sys.executable, args=command(*(arguments or SERVED))[1:], cwd=ROOT, env=dict(os.environ)
     )
 
     async def session() -> _T:
@@ -303,15 +304,54 @@ def test_structured_content_follows_the_output_schema() -> None:
         assert text(result) == json.dumps(result.structured_content)
 
 
+def test_a_scalar_return_is_wrapped_in_the_schema_and_the_structured_content() -> None:
+    async def body(client: ClientSession) -> tuple[list[Any], CallToolResult, CallToolResult]:
+        listed = await client.list_tools()
+        ratio = await client.call_tool("ratio", {"numerator": 1, "denominator": 4})
+        return listed.tools, ratio, await client.call_tool("explode", {"reason": ""})
+
+    tools, ratio, failed = served(body)
+    # The client checks structuredContent against the outputSchema: an unwrapped 0.25 would fail the call.
+    [listed] = [tool for tool in tools if tool.name == "ratio"]
+    assert json.dumps(listed.output_schema) == json.dumps(
+        {
+            "type": "object",
+            "properties": {"result": {"type": "number"}},
+            "required": ["result"],
+            "additionalProperties": False,
+        }
+    )
+    assert not ratio.is_error
+    assert text(ratio) == "0.25"  # the text is the value itself
+    assert ratio.structured_content == {"result": 0.25}
+    assert failed.is_error
+    assert failed.structured_content is None
+
+
 def test_a_tool_without_an_output_schema_sends_text_only() -> None:
     async def body(client: ClientSession) -> CallToolResult:
-        return await client.call_tool("ratio", {"numerator": 1, "denominator": 4})
+        return await client.call_tool("nothing", {})
 
     result = served(body)
-    assert "outputSchema" not in toolcall.emit(reports.ratio, "mcp")[0]
+    assert "outputSchema" not in toolcall.emit(reports.nothing, "mcp")[0]
     assert not result.is_error
-    assert text(result) == "0.25"
+    assert text(result) == "null"
     assert result.structured_content is None
+
+
+def test_no_output_schema_leaves_out_the_schemas_and_the_structured_content() -> None:
+    with raw_server(*SERVED, "--no-output-schema") as server:
+        server.initialize()
+        listed = server.request(1, "tools/list")["result"]["tools"]
+        weather_call = server.request(2, "tools/call", {"name": "get_weather", "arguments": {"city": "Oslo"}})
+        ratio_call = server.request(3, "tools/call", {"name": "ratio", "arguments": {"numerator": 1, "denominator": 2}})
+    expected = [{k: v for k, v in tool.items() if k != "outputSchema"} for tool in expected_tools(False)]
+    assert any("outputSchema" in tool for tool in expected_tools(False))
+    assert json.dumps(listed) == json.dumps(expected)
+    assert weather_call["result"] == {
+        "content": [{"type": "text", "text": json.dumps({"city": "Oslo", "days": 3, "temp": 21.5})}]
+    }
+    assert ratio_call["result"] == {"content": [{"type": "text", "text": "0.5"}]}
 
 
 def test_a_value_json_cannot_carry_is_an_error_result() -> None:
@@ -334,6 +374,17 @@ def test_a_value_that_breaks_its_own_output_schema_is_an_error_result() -> None:
     result = served(body)
     assert result.is_error
     assert text(result) == "the tool returned an object of type list where its output schema promises a JSON object"
+
+
+def test_a_value_that_breaks_its_wrapped_output_schema_is_an_error_result() -> None:
+    async def body(client: ClientSession) -> tuple[CallToolResult, CallToolResult]:
+        return await client.call_tool("miscounted", {}), await client.call_tool("whole", {})
+
+    miscounted, whole = served(body)
+    assert miscounted.is_error
+    assert text(miscounted) == "the tool returned an object of type int where its output schema promises a string"
+    assert not whole.is_error  # 3.0 is an integer to JSON Schema, and to the client's check
+    assert whole.structured_content == {"result": 3.0}
 
 
 # The process: bad input, shutdown, start-up errors
@@ -432,3 +483,128 @@ def test_help() -> None:
 def test_no_module_is_a_usage_error() -> None:
     done = run_serve()
     assert done.returncode == 2
+
+
+# Injected parameters and --context
+
+CONTEXT_TOOLS = "tests.cli_tools.context"
+
+
+def test_a_tool_with_injected_parameters_is_refused_without_a_context() -> None:
+    done = run_serve("tests.cli_tools.weather", CONTEXT_TOOLS)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "toolcall: error: tool whoami in tests.cli_tools.context has Injected parameters (user, call) "
+        "that no MCP client can send: serve it with --context MODULE:FACTORY\n"
+    )
+    assert done.stdout == ""
+
+
+@pytest.mark.parametrize(("factory", "user"), [("numbered", "ada"), ("awaited", "grace")])
+def test_the_context_factory_fills_injected_parameters_anew_for_each_call(factory: str, user: str) -> None:
+    async def body(client: ClientSession) -> list[CallToolResult]:
+        return [await client.call_tool("whoami", {"greeting": "hello"}) for _ in range(2)]
+
+    first, second = served(body, CONTEXT_TOOLS, "--context", f"{CONTEXT_TOOLS}:{factory}")
+    assert not first.is_error, text(first)
+    assert text(first) == f"hello, {user} (context 1)"
+    assert text(second) == f"hello, {user} (context 2)"
+    assert second.structured_content == {"result": f"hello, {user} (context 2)"}
+
+
+def test_the_factory_is_called_only_for_tools_with_injected_parameters() -> None:
+    async def body(client: ClientSession) -> tuple[CallToolResult, CallToolResult]:
+        weather_call = await client.call_tool("get_weather", {"city": "Oslo"})
+        return weather_call, await client.call_tool("whoami", {"greeting": "hi"})
+
+    weather_call, whoami = served(
+        body, "tests.cli_tools.weather", CONTEXT_TOOLS, "--context", f"{CONTEXT_TOOLS}:failing"
+    )
+    assert not weather_call.is_error  # the broken factory breaks only the tools that need it
+    assert whoami.is_error
+
+
+@pytest.mark.parametrize(
+    ("factory", "said"),
+    [
+        ("failing", "the server's context factory failed with RuntimeError: the session store is down"),
+        ("listing", "the server's context factory returned an object of type list, not a dict"),
+        ("partial", "the server's context factory gave no value for 'call'"),
+    ],
+)
+def test_a_broken_factory_makes_the_call_an_error_result_and_the_server_goes_on(factory: str, said: str) -> None:
+    with raw_server(CONTEXT_TOOLS, "--context", f"{CONTEXT_TOOLS}:{factory}") as server:
+        server.initialize()
+        answers = [
+            server.request(number, "tools/call", {"name": "whoami", "arguments": {"greeting": "hi"}})
+            for number in (1, 2)
+        ]
+        listed = server.request(3, "tools/list")
+        status, errors = server.close()
+    for answer in answers:
+        assert answer["result"] == {"content": [{"type": "text", "text": said}], "isError": True}
+    assert [tool["name"] for tool in listed["result"]["tools"]] == ["whoami"]
+    assert status == 0
+    assert ("Traceback" in errors) == (factory == "failing")  # what raised is logged, with its traceback
+
+
+@pytest.mark.parametrize(
+    ("spec", "said"),
+    [
+        ("tests.cli_tools.context", "expected MODULE:FACTORY"),
+        ("tests.cli_tools.context:", "expected MODULE:FACTORY"),
+        (":numbered", "expected MODULE:FACTORY"),
+        ("tests.cli_tools.no_such_module:make", "cannot import tests.cli_tools.no_such_module: ModuleNotFoundError"),
+        ("tests/cli_tools/no_such_file.py:make", "no such Python file"),
+        ("tests.cli_tools.context:missing", "tests.cli_tools.context has no attribute missing"),
+        ("tests.cli_tools.context:NOT_CALLABLE", "NOT_CALLABLE is not callable (it is dict)"),
+        ("tests.cli_tools.context:needs_an_argument", "needs_an_argument must be callable with no arguments"),
+    ],
+)
+def test_a_bad_context_is_a_usage_error(spec: str, said: str) -> None:
+    done = run_serve(CONTEXT_TOOLS, "--context", spec)
+    assert done.returncode == 2
+    [line] = done.stderr.splitlines()
+    assert line.startswith(f"toolcall: error: --context {spec}: ")
+    assert said in line
+    assert done.stdout == ""
+
+
+def test_the_context_factory_may_be_named_by_its_file() -> None:
+    async def body(client: ClientSession) -> CallToolResult:
+        return await client.call_tool("whoami", {"greeting": "hi"})
+
+    result = served(body, CONTEXT_TOOLS, "--context", "tests/cli_tools/context.py:numbered")
+    assert text(result) == "hi, ada (context 1)"
+
+
+# File paths
+
+
+def test_a_module_inside_a_package_is_served_from_its_file_path() -> None:
+    with raw_server("tests/cli_tools/weather.py", os.path.join("tests", "cli_tools", "reports.py")) as server:
+        server.initialize()
+        answer = server.request(1, "tools/list")
+        called = server.request(2, "tools/call", {"name": "get_weather", "arguments": {"city": "Oslo"}})
+    # Imported as tests.cli_tools.weather: the same module, the same definitions, as named by its dotted name.
+    assert json.dumps(answer["result"]["tools"]) == json.dumps(expected_tools(False))
+    assert called["result"]["structuredContent"] == {"city": "Oslo", "days": 3, "temp": 21.5}
+
+
+def test_a_stand_alone_file_is_served(tmp_path: Path) -> None:
+    script = tmp_path / "loose_tools.py"
+    script.write_text(
+        "import toolcall\n\n\n@toolcall.tool\ndef double(x: int) -> int:\n    return 2 * x\n", encoding="utf-8"
+    )
+
+    async def body(client: ClientSession) -> CallToolResult:
+        return await client.call_tool("double", {"x": 21})
+
+    result = served(body, str(script))
+    assert result.structured_content == {"result": 42}
+
+
+def test_a_file_path_that_does_not_exist_is_a_usage_error() -> None:
+    done = run_serve("tests.cli_tools.weather", "tests/cli_tools/missing.py")
+    assert done.returncode == 2
+    assert done.stderr == "toolcall: error: tests/cli_tools/missing.py: no such Python file\n"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import json
 
 import pytest
 
@@ -48,11 +49,36 @@ def test_an_object_return_type_gives_an_output_schema(node: ir.TypeNode) -> None
     assert_valid("mcp", output)
 
 
-@pytest.mark.parametrize(
-    "node", [None, P("str"), ir.ArrayType(P("int")), s.nullable(s.ADDRESS), ir.AnyType(), ir.TupleType((P("int"),))]
-)
-def test_other_return_types_give_no_output_schema(node: ir.TypeNode | None) -> None:
+@pytest.mark.parametrize("node", [None, ir.AnyType()])
+def test_no_return_type_and_any_give_no_output_schema(node: ir.TypeNode | None) -> None:
     assert "outputSchema" not in render_tool(returning(node), "mcp").definition
+
+
+@pytest.mark.parametrize(
+    ("node", "result"),
+    [
+        (P("str"), {"type": "string"}),
+        (ir.ArrayType(P("int")), {"type": "array", "items": {"type": "integer"}}),
+        (s.nullable(P("int")), {"anyOf": [{"type": "integer"}, {"type": "null"}]}),
+        (ir.TupleType((P("int"),)), None),
+    ],
+)
+def test_other_return_types_are_wrapped_in_an_object(node: ir.TypeNode, result: dict[str, object] | None) -> None:
+    output = render_tool(returning(node), "mcp").definition["outputSchema"]
+    assert list(output) == ["type", "properties", "required", "additionalProperties"]
+    assert (output["type"], list(output["properties"]), output["required"]) == ("object", ["result"], ["result"])
+    assert output["additionalProperties"] is False
+    if result is not None:
+        assert json.dumps(output["properties"]["result"]) == json.dumps(result)
+    assert_valid("mcp", output)
+
+
+def test_a_wrapped_reference_keeps_its_definitions_at_the_root() -> None:
+    tool = returning(ir.ArrayType(ir.RefType("Node")), defs=(ir.NamedType("Node", s.NODE),))
+    output = render_tool(tool, "mcp").definition["outputSchema"]
+    assert output["properties"]["result"] == {"type": "array", "items": {"$ref": "#/$defs/Node"}}
+    assert list(output["$defs"]) == ["Node"]
+    assert_valid("mcp", output)
 
 
 def test_a_recursive_return_type_renders_its_definition_at_the_root() -> None:

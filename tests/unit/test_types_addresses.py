@@ -33,6 +33,10 @@ _OBJECT: Final = (
     '"required": ["host", "peer"], "additionalProperties": false}'
 )
 _STRICT_OBJECT: Final = _OBJECT.replace('["host", "peer"]', '["host", "peer", "fallback"]')
+_STR_OUTPUT: Final = (
+    '{"type": "object", "properties": {"result": {"type": "string"}}, "required": ["result"], '
+    '"additionalProperties": false}'
+)
 _HEAD: Final = '"name": "connect", "description": "Open a connection to a host."'
 
 #: ``json.dumps(toolcall.emit(dates.connect, provider, strict=strict))`` for each variant.
@@ -46,8 +50,9 @@ EXPECTED: Final[dict[tuple[str, bool], str]] = {
     ("anthropic", False): f'[{{{_HEAD}, "input_schema": {_OBJECT}}}]',
     # Anthropic strict keeps optional properties optional, and carries both formats.
     ("anthropic", True): f'[{{{_HEAD}, "input_schema": {_OBJECT}, "strict": true}}]',
-    ("mcp", False): f'[{{{_HEAD}, "inputSchema": {_OBJECT}}}]',
-    ("mcp", True): f'[{{{_HEAD}, "inputSchema": {_STRICT_OBJECT}}}]',
+    # MCP wraps the str return type in an object root.
+    ("mcp", False): f'[{{{_HEAD}, "inputSchema": {_OBJECT}, "outputSchema": {_STR_OUTPUT}}}]',
+    ("mcp", True): f'[{{{_HEAD}, "inputSchema": {_STRICT_OBJECT}, "outputSchema": {_STR_OUTPUT}}}]',
     # Gemini's format hints do not include ipv4/ipv6: the format moves to the description, as uuid's does.
     ("gemini", False): (
         f'[{{{_HEAD}, "parameters": {{"type": "OBJECT", "properties": {{'

@@ -1,11 +1,15 @@
 """``toolcall clean``: remove the schema cache files no module needs any more.
 
 A cache file ``pkg/__toolcall__/tools.json`` is an orphan when ``pkg/tools.py``
-is gone, or when it no longer marks any function with ``@tool``. Nothing is
+is gone, or when it no longer marks any function with ``@tool``. A PATH is a
+directory to walk, or a module's file (``pkg/tools.py``, which may be gone
+already) whose cache file alone is looked at. Nothing is
 imported: the module's source is parsed, and a module that cannot be read
 or parsed keeps its file (clean removes only what it is sure of). The walk
 does not follow symbolic links, and skips hidden directories,
-``__pycache__``, ``node_modules`` and installed packages.
+``__pycache__``, ``node_modules`` and installed packages. Every file removed
+(or, with ``--dry-run``, that would be) is one line on stdout, and a run
+that finds none says so.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from typing import Any, Final
 from toolcall._cache.constants import CACHE_DIR
 from toolcall._cli import console
 
-__all__ = ["add_parser", "orphans", "run"]
+__all__ = ["add_parser", "cache_file", "orphans", "run"]
 
 _SKIPPED: Final = frozenset({"__pycache__", "node_modules", "site-packages", "dist-packages"})
 
@@ -33,25 +37,49 @@ def add_parser(commands: Any) -> None:
         description=(
             "Remove each __toolcall__/<module>.json under the given paths (default: the current "
             "directory) whose module file is gone or no longer has a @tool, and say which. "
-            "Exit 1 if a file could not be removed."
+            "A path to a module's .py file (even one already deleted) looks at that module's cache file only. "
+            "Exit 1 if a file could not be removed, 2 if a path is neither a directory nor a module's file."
         ),
     )
-    parser.add_argument("paths", nargs="*", metavar="PATH", default=["."], help="directories to look in")
+    parser.add_argument(
+        "paths", nargs="*", metavar="PATH", default=["."], help="directories to look in, or modules' .py files"
+    )
     parser.add_argument("--dry-run", action="store_true", help="list what would be removed, remove nothing")
     parser.set_defaults(run=run)
 
 
 def run(arguments: argparse.Namespace) -> int:
     """Clean; the exit status."""
-    status = 0
+    found: list[tuple[str, str]] = []
     for path in arguments.paths:
-        if not os.path.isdir(path):
-            console.error(f"{path} is not a directory")
-            status = 1
-            continue
-        for orphan, why in orphans(path):
-            status |= _remove(orphan, why, dry_run=arguments.dry_run)
+        if os.path.isdir(path):
+            found.extend(orphans(path))
+        elif path.endswith(".py") and (os.path.isfile(path) or os.path.isfile(cache_file(path))):
+            found.extend(_module_orphan(path))
+        else:
+            console.error(f"{path}: no such directory or Python file")
+            return 2
+    status = 0
+    for orphan, why in dict.fromkeys(found):  # a path named twice, or inside another: once
+        status |= _remove(orphan, why, dry_run=arguments.dry_run)
+    if not found:
+        print("no orphaned cache files" + (" to remove" if arguments.dry_run else "; nothing removed"))
     return status
+
+
+def cache_file(source: str) -> str:
+    """Where the cache file of the module file ``source`` is (``pkg/tools.py`` → ``pkg/__toolcall__/tools.json``)."""
+    directory, name = os.path.split(source)
+    return os.path.join(directory, CACHE_DIR, f"{name[:-3]}.json")
+
+
+def _module_orphan(source: str) -> Iterator[tuple[str, str]]:
+    """The cache file of ``source`` when it is an orphan."""
+    cached = cache_file(source)
+    if os.path.isfile(cached) and not os.path.islink(os.path.dirname(cached)):
+        why = _why_orphaned(source)
+        if why is not None:
+            yield cached, why
 
 
 def orphans(root: str) -> Iterator[tuple[str, str]]:

@@ -33,11 +33,17 @@ def add_parser(commands: Any) -> None:
             "cannot be imported, a tool that cannot be rendered, or a tool name used twice."
         ),
     )
-    parser.add_argument("modules", nargs="*", metavar="MODULE", help="a module with tools, e.g. myapp.tools")
-    parser.add_argument("--package", metavar="PKG", help="also every module of this package that has tools")
+    parser.add_argument(
+        "modules", nargs="*", metavar="MODULE", help="a module with tools, e.g. myapp.tools or myapp/tools.py"
+    )
+    parser.add_argument(
+        "--package", metavar="PKG", help="also every module of this package (a name or a directory) that has tools"
+    )
     parser.add_argument("--format", choices=tuple(PROVIDERS), default="openai", help="the provider (default: openai)")
     parser.add_argument("--strict", action="store_true", help="the provider's strict mode")
-    parser.add_argument("--out", metavar="FILE", help="write here instead of stdout (replaced atomically)")
+    parser.add_argument(
+        "--out", metavar="FILE", help="write here instead of stdout (replaced atomically), and say so on stdout"
+    )
     parser.set_defaults(run=run, parser=parser)
 
 
@@ -49,7 +55,11 @@ def run(arguments: argparse.Namespace) -> int:
         arguments.parser.error(f"{arguments.format} has no strict mode")
     from toolcall._cli import modules
 
-    tool_modules = modules.import_tool_modules(arguments.modules, arguments.package)
+    try:
+        tool_modules = modules.import_tool_modules(arguments.modules, arguments.package)
+    except modules.UsageError as problem:
+        console.error(str(problem))
+        return 2
     if tool_modules is None:
         return 1
     definitions = _definitions(tool_modules, arguments.format, arguments.strict)
@@ -60,7 +70,11 @@ def run(arguments: argparse.Namespace) -> int:
         sys.stdout.write(text)
         sys.stdout.flush()
         return 0
-    return _write(arguments.out, text)
+    status = _write(arguments.out, text)
+    if status == 0:  # stdout carries no definitions here, so it says what was done, as clean does
+        count = len(definitions)
+        print(f"wrote {count} tool{'' if count == 1 else 's'} to {arguments.out}")
+    return status
 
 
 def export_text(definitions: list[Any]) -> str:

@@ -1,4 +1,6 @@
-"""``toolcall serve MODULE ... [--strict]``: the tools of those modules as an MCP server over stdio.
+"""``toolcall serve MODULE ... [--strict] [--no-output-schema] [--context MODULE:FACTORY]``: an MCP server.
+
+The tools of those modules (names or file paths), over stdio.
 
 Built on the official ``mcp`` SDK's low-level ``Server`` (extra
 ``toolcall[mcp]``), not on its ``MCPServer``: toolcall already has the
@@ -12,17 +14,24 @@ definitions and the argument checks, so the SDK only carries the protocol.
   model reads them and can retry. A string value is sent as it is, any
   other value as JSON text (the adapters' encoding), and as
   ``structuredContent`` too when the tool's definition has an
-  ``outputSchema``.
+  ``outputSchema``: the value itself for an object return type, else
+  ``{"result": value}``, as the schema wraps it. ``--no-output-schema``
+  leaves both out.
+- A tool with ``Injected`` parameters is refused at start-up (exit 2)
+  unless ``--context`` names the factory of its context
+  (``toolcall._cli.serve_context``).
 - Each request is its own task (the SDK's dispatcher), so ``async def``
   tools run concurrently; a sync tool runs on the event loop as ``arun``
   runs it, or in a worker thread when marked ``@tool(thread=True)``.
 
 Start-up problems (a module that does not import, has no tools, or repeats
 another module's tool name) are one error line each on stderr and exit
-status 1. The server exits 0 when its stdin closes, within 5 seconds even
-if a tool still runs (``toolcall._cli.serve_exit``). A tool that raises
-``CancelledError`` or ``KeyboardInterrupt`` itself fails like any other; a
-request the client cancels, or the server's shutdown, still cancels.
+status 1; usage errors (a file path that does not exist, a bad
+``--context``, a tool needing a context without one) exit 2. The server
+exits 0 when its stdin closes, within 5 seconds even if a tool still runs
+(``toolcall._cli.serve_exit``). A tool that raises ``CancelledError`` or
+``KeyboardInterrupt`` itself fails like any other; a request the client
+cancels, or the server's shutdown, still cancels.
 
 When stdin and stdout are pipes or sockets (as an MCP client starts a
 server), the event loop reads and writes them itself (``toolcall._cli.stdio``): the
@@ -33,8 +42,9 @@ costs more than the rest of a round trip.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Final
 
+from toolcall._cli.modules import UsageError
 from toolcall._wire.return_values import kind_of
 
 if TYPE_CHECKING:
@@ -43,6 +53,9 @@ if TYPE_CHECKING:
 
     from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
     from mcp.types import CallToolRequestParams, PaginatedRequestParams
+
+    from toolcall import _ir as ir
+    from toolcall._cli.serve_context import ContextFactory
 
 __all__ = ["add_parser", "run"]
 
@@ -64,12 +77,24 @@ def add_parser(commands: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         ),
     )
     serve_parser.add_argument(
-        "modules", nargs="+", metavar="MODULE", help="an importable module name, e.g. my_app.tools"
+        "modules", nargs="+", metavar="MODULE", help="an importable module name or its file, e.g. my_app.tools"
     )
     serve_parser.add_argument(
         "--strict",
         action="store_true",
         help="list the tools' strict input schemas (the OpenAI strict subset)",
+    )
+    serve_parser.add_argument(
+        "--no-output-schema",
+        dest="output_schema",
+        action="store_false",
+        help="list no outputSchema and send no structuredContent (values still go out as JSON text)",
+    )
+    serve_parser.add_argument(
+        "--context",
+        metavar="MODULE:FACTORY",
+        help="a callable (sync or async, no arguments) returning the dict that fills Injected parameters, "
+        "called for each call of a tool that has them; without it such tools are refused",
     )
     serve_parser.set_defaults(run=run)
 
@@ -82,7 +107,12 @@ def run(args: argparse.Namespace) -> int:
     if problem is not None:
         console.error(problem)
         return 1
-    catalog = _load(args.modules, strict=args.strict)
+    try:
+        factory = None if args.context is None else _resolve_context(args.context)
+        catalog = _load(args.modules, strict=args.strict, output_schema=args.output_schema, factory=factory)
+    except UsageError as problem:
+        console.error(_one_line(str(problem)))
+        return 2
     if catalog is None:
         return 1
     import anyio
@@ -114,7 +144,8 @@ def _sdk_problem() -> str | None:
 class _Catalog:
     """The served tools: the ``tools/list`` result and each tool's module, fixed at start-up."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, output_schema: bool, factory: ContextFactory | None) -> None:
+        from toolcall._render.canonical import RESULT
         from toolcall._tool_calls import data_reply
         from toolcall._toolset.run import arun
         from toolcall._wire.return_values import json_text
@@ -125,17 +156,37 @@ class _Catalog:
         self._unknown = UnknownTool
         self._data_reply = data_reply
         self._json_text = json_text
+        self._result = RESULT
         self.definitions: list[dict[str, Any]] = []
         #: Each tool name's module, for ``arun``.
         self.modules: dict[str, ModuleType] = {}
         #: The tools whose definition has an ``outputSchema``: their values go out as ``structuredContent`` too.
-        self.structured: set[str] = set()
+        #: Each with whether its schema wraps the value as ``{"result": value}``, and the JSON type the schema
+        #: promises for the value (``None`` when it names no one type: a union, a ``$ref``).
+        self.structured: dict[str, tuple[bool, str | None]] = {}
+        #: Each tool with ``Injected`` parameters, and their names: its calls get a context from the factory.
+        self.injected: dict[str, tuple[str, ...]] = {}
+        self._output_schema = output_schema
+        self._factory = factory
 
-    def add(self, module: ModuleType, definitions: Sequence[dict[str, Any]]) -> list[str]:
-        """Add a module's definitions; the reason each tool whose name is taken already is refused."""
+    def add(self, module: ModuleType, definitions: Sequence[dict[str, Any]], tools: Sequence[ir.Tool]) -> list[str]:
+        """Add a module's definitions (and each one's IR); the reason each tool that cannot be served is refused.
+
+        A tool is refused when its name is taken already, or when it has
+        ``Injected`` parameters and there is no context factory.
+        """
+        from toolcall._render.canonical import wrapped_output
+
+        by_name = {tool.name: tool for tool in tools}
         refused = []
         for definition in definitions:
             name = definition["name"]
+            injected = tuple(p.name for p in by_name[name].parameters if p.injected)
+            if injected and self._factory is None:
+                raise UsageError(
+                    f"tool {name} in {module.__name__} has Injected parameters ({', '.join(injected)}) "
+                    "that no MCP client can send: serve it with --context MODULE:FACTORY"
+                )
             other = self.modules.get(name)
             if other is not None:
                 refused.append(
@@ -144,8 +195,16 @@ class _Catalog:
                 )
                 continue
             self.modules[name] = module
+            if injected:
+                self.injected[name] = injected
             if "outputSchema" in definition:
-                self.structured.add(name)
+                if not self._output_schema:
+                    definition = {key: value for key, value in definition.items() if key != "outputSchema"}
+                elif wrapped_output(by_name[name]):
+                    promised = definition["outputSchema"]["properties"][self._result].get("type")
+                    self.structured[name] = (True, promised if isinstance(promised, str) else None)
+                else:
+                    self.structured[name] = (False, "object")
             self.definitions.append(definition)
         return refused
 
@@ -182,7 +241,14 @@ class _Catalog:
             if problem is not None:
                 return _failed(str(problem))
         try:
-            result = await self._arun(module, name, arguments)
+            context: dict[str, Any] | None = None
+            injected = self.injected.get(name)
+            if injected is not None and self._factory is not None:
+                made = await self._factory.context(injected)
+                if isinstance(made, str):
+                    return _failed(_one_line(made))
+                context = made
+            result = await self._arun(module, name, arguments, context=context)
         except Exception as exc:  # toolcall's own refusal (an injected parameter has no value here)
             import logging
 
@@ -199,42 +265,57 @@ class _Catalog:
             return _failed(data)
         text = data if type(data) is str else self._json_text(data)
         content: dict[str, Any] = {"content": [{"type": "text", "text": text}]}
-        if name not in self.structured:
+        structured = self.structured.get(name)
+        if structured is None:
             return content
-        if type(data) is not dict:
-            # The client checks structuredContent against the tool's outputSchema, whose root is an object.
+        wrapped, promised = structured
+        if promised is not None and not _is_json_type(data, promised):
+            # The client checks structuredContent against the tool's outputSchema: a value of another
+            # type would fail the call there, with no word the model could act on.
             value = result.value  # type: ignore[union-attr]  # an Ok: ``data_reply`` gave its value
-            return _failed(f"the tool returned {kind_of(value)} where its output schema promises a JSON object")
-        content["structuredContent"] = data
+            return _failed(
+                f"the tool returned {kind_of(value)} where its output schema promises {_JSON_TYPE_NAMES[promised]}"
+            )
+        content["structuredContent"] = {self._result: data} if wrapped else data
         return content
 
 
-def _load(names: Sequence[str], *, strict: bool) -> _Catalog | None:
-    """Import the modules and collect their MCP definitions; ``None`` after saying on stderr what is wrong."""
-    import importlib
+def _load(
+    names: Sequence[str], *, strict: bool, output_schema: bool, factory: ContextFactory | None
+) -> _Catalog | None:
+    """Import the modules and collect their MCP definitions; ``None`` after saying on stderr what is wrong.
 
+    Raises ``UsageError`` for a file path that does not exist and for a tool
+    with ``Injected`` parameters when there is no ``factory``.
+    """
     from toolcall._cli import console
-    from toolcall._cli.modules import import_tool_modules
-    from toolcall._toolset.toolset import as_toolset, shared_definitions
+    from toolcall._cli.modules import import_named_modules
+    from toolcall._toolset.toolset import as_toolset, loaded_tools, shared_definitions
 
     # Imports each module, naming every one that fails or has no tools; the order is the command line's.
-    if import_tool_modules(names, None) is None:
+    tool_modules = import_named_modules(names)
+    if tool_modules is None:
         return None
-    catalog = _Catalog()
+    catalog = _Catalog(output_schema=output_schema, factory=factory)
     failed = False
-    for module in dict.fromkeys(importlib.import_module(name) for name in names):  # once each
+    for module in tool_modules:
         try:
-            definitions = shared_definitions(
-                as_toolset(module), "mcp", strict
-            )  # the shared form: served, never changed
+            toolset = as_toolset(module)
+            definitions = shared_definitions(toolset, "mcp", strict)  # the shared form: served, never changed
         except (ValueError, TypeError, RuntimeError) as exc:  # a tool that cannot be rendered; no cache, if required
             console.error(_one_line(f"cannot serve {module.__name__}: {exc}"))
             failed = True
             continue
-        for refused in catalog.add(module, definitions):
+        for refused in catalog.add(module, definitions, [loaded.ir for loaded in loaded_tools(toolset)]):
             console.error(refused)
             failed = True
     return None if failed else catalog
+
+
+def _resolve_context(spec: str) -> ContextFactory:
+    from toolcall._cli.serve_context import resolve
+
+    return resolve(spec)
 
 
 async def _serve(catalog: _Catalog) -> None:
@@ -284,6 +365,38 @@ def _tool_raised(name: str, exc: BaseException) -> str:
     except Exception:  # an exception whose __str__ raises still gets reported
         message = ""
     return str(Raised(type(exc).__name__, message))
+
+
+#: How an error line names each JSON Schema type an output schema can promise.
+_JSON_TYPE_NAMES: Final = {
+    "object": "a JSON object",
+    "array": "a JSON array",
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+    "null": "null",
+}
+
+
+def _is_json_type(data: Any, promised: str) -> bool:
+    """Whether plain JSON ``data`` is of the JSON Schema type ``promised`` (an unknown type: yes)."""
+    kind = type(data)
+    if promised == "integer":  # 3.0 is an integer to JSON Schema, as to the client's validator
+        return kind is int or (kind is float and data.is_integer())
+    if promised == "number":
+        return kind is int or kind is float
+    expected = _PLAIN_KINDS.get(promised)
+    return expected is None or kind is expected
+
+
+_PLAIN_KINDS: Final[dict[str, type]] = {
+    "object": dict,
+    "array": list,
+    "string": str,
+    "boolean": bool,
+    "null": type(None),
+}
 
 
 def _failed(text: str) -> dict[str, Any]:

@@ -10,13 +10,20 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from typing import Final
 
 from toolcall import _ir as ir
 from toolcall._render.constrain import constrain
 from toolcall._render.schema import Schema, distinct, enum_groups, ref_to, tuple_items
 from toolcall._wire import patterns
 
-__all__ = ["output_schema", "parameters_schema"]
+__all__ = ["RESULT", "output_schema", "parameters_schema", "wrapped_output"]
+
+#: The one property of the object an output schema wraps a return value that is not an object in.
+RESULT: Final = "result"
+
+#: Keywords that describe a value without constraining it.
+_ANNOTATIONS: Final = frozenset({"description", "title", "examples", "default"})
 
 _PLAIN_TYPES = {
     "str": "string",
@@ -36,11 +43,43 @@ def parameters_schema(tool: ir.Tool) -> Schema:
 
 
 def output_schema(tool: ir.Tool) -> Schema | None:
-    """The schema of ``tool``'s return value when it is an object schema, else ``None``.
+    """The schema of ``tool``'s return value, always with an object root; ``None`` when it has no return type.
 
-    A return type that is a reference to a recursive definition is rendered
-    from that named type, so a recursive TypedDict still gives an object root.
+    An object return type is its own schema. Any other (a list, a scalar, a
+    union, ``Any``) is wrapped as the one property ``result`` of a closed
+    object (``wrapped_output``), since MCP clients refuse an output schema
+    whose root is not an object. A return type that is a reference to a
+    recursive definition is rendered from that named type, so a recursive
+    TypedDict still gives an object root. No return annotation, ``None``,
+    ``Any``, and a return type no schema describes give ``None``: nothing
+    worth promising.
     """
+    inlined = _inlined_return(tool)
+    if inlined is None:
+        return None
+    builder, schema = inlined
+    if schema.get("type") == "object":
+        return builder.with_defs(schema)
+    wrapper = _Builder(tool)  # afresh: the inlined attempt may have marked definitions the wrapper does not use
+    assert tool.returns is not None  # _inlined_return gave a schema
+    return wrapper.with_defs(
+        {
+            "type": "object",
+            "properties": {RESULT: wrapper.node(tool.returns)},
+            "required": [RESULT],
+            "additionalProperties": False,
+        }
+    )
+
+
+def wrapped_output(tool: ir.Tool) -> bool:
+    """Whether ``output_schema(tool)`` wraps the return value as ``{"result": value}`` (so must the value sent)."""
+    inlined = _inlined_return(tool)
+    return inlined is not None and inlined[1].get("type") != "object"
+
+
+def _inlined_return(tool: ir.Tool) -> tuple[_Builder, Schema] | None:
+    """The return type's schema, a reference to a named type rendered inline, and the builder that made it."""
     if tool.returns is None:
         return None
     builder = _Builder(tool)
@@ -48,9 +87,9 @@ def output_schema(tool: ir.Tool) -> Schema | None:
     if isinstance(node, ir.RefType):
         node = builder.named_type(node.name)
     schema = builder.node(node)
-    if schema.get("type") != "object":
-        return None
-    return builder.with_defs(schema)
+    if not schema.keys() - _ANNOTATIONS:
+        return None  # ``Any`` or ``object``: a schema that admits every value promises nothing
+    return builder, schema
 
 
 class _Builder:

@@ -46,7 +46,7 @@ def anthropic(tool: ir.Tool, input_schema: Schema, strict: bool) -> dict[str, An
 
 
 def mcp(tool: ir.Tool, input_schema: Schema, output_schema: Schema | None) -> dict[str, Any]:
-    """MCP ``Tool``: ``inputSchema`` and, for an object return type, ``outputSchema``; no strict flag."""
+    """MCP ``Tool``: ``inputSchema`` and, for a tool with a return type, ``outputSchema``; no strict flag."""
     definition = {**_named(tool), "inputSchema": input_schema}
     if output_schema is not None:
         definition["outputSchema"] = output_schema
