@@ -1,10 +1,11 @@
-"""emit's overloads: its results go to the official SDKs' ``tools=`` without a cast.
+"""emit's overloads and the adapters: their results go to the official SDKs without a cast.
 
-Runs ``mypy --strict`` and ``pyright`` (strict for the accepting file),
-both from the environment running the tests, on tests/typing_sdk/:
+Runs ``mypy --strict`` and ``pyright`` (strict for the file of emit's
+results), both from the environment running the tests, on tests/typing_sdk/:
 ``emit_to_sdks.py`` passes ``emit``'s results (one of them changed first) to
 openai's Chat Completions and Responses and to anthropic's Messages, and
-must give no error; ``emit_to_wrong_sdk.py`` passes MCP's plain dicts to
+``adapters_to_sdks.py`` passes the adapters' results back to each SDK with
+the next request; neither may give an error. ``emit_to_wrong_sdk.py`` passes MCP's plain dicts to
 anthropic and Anthropic tools to openai, and each of those lines must be an
 error, so the check can fail. Both checkers run with the case directory as
 the working directory, so ``toolcall`` is found as the installed package.
@@ -23,6 +24,7 @@ from tests.paths import TESTS
 
 CASES = TESTS / "typing_sdk"
 ACCEPTED = CASES / "emit_to_sdks.py"
+ADAPTERS = CASES / "adapters_to_sdks.py"
 REFUSED = CASES / "emit_to_wrong_sdk.py"
 PYRIGHT = Path(sys.executable).parent / "pyright"
 
@@ -47,6 +49,7 @@ def test_mypy_accepts_emit_for_each_sdk_and_refuses_the_wrong_one() -> None:
             "--no-incremental",
             "--cache-dir=/dev/null",
             ACCEPTED.name,
+            ADAPTERS.name,
             REFUSED.name,
         ],
         capture_output=True,
@@ -56,7 +59,7 @@ def test_mypy_accepts_emit_for_each_sdk_and_refuses_the_wrong_one() -> None:
         env=_environment(),
     )
     errors = [line for line in run.stdout.splitlines() if ": error:" in line]
-    assert [line for line in errors if line.startswith(ACCEPTED.name)] == []
+    assert [line for line in errors if line.startswith((ACCEPTED.name, ADAPTERS.name))] == []
     refused = [int(line.split(":")[1]) for line in errors if line.startswith(REFUSED.name)]
     assert refused == _error_lines(REFUSED), run.stdout
     assert all('Argument "tools"' in line for line in errors), run.stdout
@@ -66,7 +69,7 @@ def test_pyright_accepts_emit_for_each_sdk_and_refuses_the_wrong_one() -> None:
     pyright = str(PYRIGHT) if PYRIGHT.exists() else shutil.which("pyright")
     assert pyright, "pyright comes with the dev extra"
     run = subprocess.run(
-        [pyright, "--outputjson", ACCEPTED.name, REFUSED.name],
+        [pyright, "--outputjson", ACCEPTED.name, ADAPTERS.name, REFUSED.name],
         capture_output=True,
         text=True,
         check=False,
@@ -75,7 +78,7 @@ def test_pyright_accepts_emit_for_each_sdk_and_refuses_the_wrong_one() -> None:
     )
     diagnostics = json.loads(run.stdout)["generalDiagnostics"]
     errors = [d for d in diagnostics if d["severity"] == "error"]
-    assert [d["message"] for d in errors if Path(d["file"]).name == ACCEPTED.name] == []
+    assert [d["message"] for d in errors if Path(d["file"]).name in (ACCEPTED.name, ADAPTERS.name)] == []
     refused = sorted(d["range"]["start"]["line"] + 1 for d in errors if Path(d["file"]).name == REFUSED.name)
     assert refused == _error_lines(REFUSED), errors
     assert all('parameter "tools"' in d["message"] for d in errors), errors

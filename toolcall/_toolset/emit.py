@@ -8,10 +8,11 @@ fresh plain copy on every call, so a caller may change it freely;
 the copy is built by a function generated once per variant
 (``toolcall._toolset.emit_copies``).
 
-``emit``'s overloads give the provider SDKs' own tool types for ``"openai"``,
-``"openai-responses"`` and ``"anthropic"``, so the result passes to their
-``tools=`` without a cast. The SDKs are imported only by type checkers;
-without one installed, a type checker sees ``Any`` for its type.
+``emit``'s overloads give TypedDicts for ``"openai"``, ``"openai-responses"``
+and ``"anthropic"`` that copy the provider SDKs' own tool types
+(``toolcall._toolset.sdk_tool_params``), so the result passes to their
+``tools=`` without a cast, and a type checker never has to analyse an SDK
+the project does not import.
 """
 
 from __future__ import annotations
@@ -29,10 +30,7 @@ if not TYPE_CHECKING:
 if TYPE_CHECKING:
     from typing import Any, Literal, overload
 
-    from anthropic.types import ToolParam as AnthropicToolParam
-    from openai.types.chat import ChatCompletionToolParam
-    from openai.types.responses import FunctionToolParam
-
+    from toolcall._toolset.sdk_tool_params import AnthropicTool, OpenAIChatTool, OpenAIResponsesTool
     from toolcall._toolset.toolset import Source
 
 
@@ -43,11 +41,13 @@ __all__ = ["describe", "emit", "tool_names"]
 # describe the same data, so the overlap mypy reports is deliberate (as for
 # ``open``'s modes in typeshed).
 @overload
-def emit(source: Source, provider: Literal["openai"], *, strict: bool = False) -> list[ChatCompletionToolParam]: ...  # type: ignore[overload-overlap]
+def emit(source: Source, provider: Literal["openai"], *, strict: bool = False) -> list[OpenAIChatTool]: ...  # type: ignore[overload-overlap]
 @overload
-def emit(source: Source, provider: Literal["openai-responses"], *, strict: bool = False) -> list[FunctionToolParam]: ...  # type: ignore[overload-overlap]
+def emit(  # type: ignore[overload-overlap]
+    source: Source, provider: Literal["openai-responses"], *, strict: bool = False
+) -> list[OpenAIResponsesTool]: ...
 @overload
-def emit(source: Source, provider: Literal["anthropic"], *, strict: bool = False) -> list[AnthropicToolParam]: ...  # type: ignore[overload-overlap]
+def emit(source: Source, provider: Literal["anthropic"], *, strict: bool = False) -> list[AnthropicTool]: ...  # type: ignore[overload-overlap]
 @overload
 def emit(source: Source, provider: str, *, strict: bool = False) -> list[dict[str, Any]]: ...
 def emit(source: Source, provider: str, *, strict: bool = False) -> list[Any]:
