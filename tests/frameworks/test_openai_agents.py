@@ -21,19 +21,9 @@ from openai.types.responses import ResponseFunctionToolCall, ResponseOutputMessa
 import toolcall  # noqa: E402
 import toolcall.openai  # noqa: E402
 import toolcall.openai_agents  # noqa: E402
+from tests.adapter_tools import get_weather  # noqa: E402
 from toolcall import Injected  # noqa: E402
 from toolcall.errors import MissingInjectedError  # noqa: E402
-
-
-@toolcall.tool
-def get_weather(city: str, days: int = 3) -> dict[str, object]:
-    """Get the forecast for a city.
-
-    Args:
-        city: city name, e.g. "Oslo"
-        days: how many days ahead (1-7)
-    """
-    return {"city": city, "days": days, "temp": 21.5}
 
 
 @toolcall.tool

@@ -26,20 +26,10 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 import toolcall
 import toolcall.pydantic_ai
+from tests.adapter_tools import get_weather
 from toolcall import Injected
 from toolcall.errors import MissingInjectedError
 from toolcall.errors import UnknownTool as UnknownToolError
-
-
-@toolcall.tool
-def get_weather(city: str, days: int = 3) -> dict[str, object]:
-    """Get the forecast for a city.
-
-    Args:
-        city: city name, e.g. "Oslo"
-        days: how many days ahead (1-7)
-    """
-    return {"city": city, "days": days, "temp": 21.5}
 
 
 @toolcall.tool
