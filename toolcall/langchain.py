@@ -64,12 +64,13 @@ def tools(
     the tool. A tool OpenAI cannot take is left out with a warning, as
     ``emit(source, "openai")`` leaves it out.
     """
+    from toolcall._toolset.injected import injected_parameters, refuse_without_context
     from toolcall._toolset.toolset import as_toolset, fresh_definitions
 
     toolset = as_toolset(source)
-    injected = _injected(toolset)
-    if context is None and injected:
-        _refuse(injected)
+    injected = injected_parameters(toolset)
+    if context is None:
+        refuse_without_context(injected, _HOW)
     tool_class = _tool_class()
     made: list[BaseTool] = []
     for definition in fresh_definitions(toolset, "openai", False):  # a plain copy LangChain may change
@@ -81,29 +82,10 @@ def tools(
     return made
 
 
-def _injected(toolset: "Toolset") -> dict[str, list[str]]:
-    """Each tool with ``Injected`` parameters → their names."""
-    from toolcall._toolset.toolset import loaded_tools
-
-    found: dict[str, list[str]] = {}
-    for loaded in loaded_tools(toolset):
-        names = [parameter.name for parameter in loaded.ir.parameters if parameter.injected]
-        if names:
-            found[loaded.name] = names
-    return found
-
-
-def _refuse(injected: dict[str, list[str]]) -> None:
-    """Raise ``MissingInjectedError`` naming each tool that has ``Injected`` parameters."""
-    from toolcall._exceptions import MissingInjectedError
-
-    needing = ", ".join(f"{name!r} ({', '.join(names)})" for name, names in injected.items())
-    which = f"tool {needing} has" if len(injected) == 1 else f"tools {needing} have"
-    raise MissingInjectedError(
-        f"{which} Injected parameters and no context: pass toolcall.langchain.tools(source, context=...), "
-        "a function of the call's RunnableConfig that returns their values"
-    )
-
+#: How to pass a context, for the refusal of tools with ``Injected`` parameters and none.
+_HOW = (
+    "toolcall.langchain.tools(source, context=...), a function of the call's RunnableConfig that returns their values"
+)
 
 _TOOL_CLASS: "list[Any]" = []  # the class, once built
 

@@ -35,9 +35,9 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from toolcall._exceptions import MissingInjectedError
 from toolcall._tool_calls import aoutcomes, text_reply
-from toolcall._toolset.toolset import Toolset, as_toolset, find_tool, fresh_definitions
+from toolcall._toolset.injected import injected_parameters, refuse_without_context
+from toolcall._toolset.toolset import Toolset, as_toolset, fresh_definitions
 
 if TYPE_CHECKING:
     from agents import FunctionTool, RunContextWrapper
@@ -48,6 +48,13 @@ __all__ = ["function_tools"]
 
 #: Where a failed call's output starts, as ``toolcall.openai`` writes it (the same OpenAI tool message underneath).
 ERROR_PREFIX = "Error: "
+
+
+#: How to pass a context, for the refusal of tools with ``Injected`` parameters and none.
+_HOW = (
+    "toolcall.openai_agents.function_tools(source, context=...), "
+    "a function of the run's RunContextWrapper that returns their values"
+)
 
 
 def function_tools(
@@ -63,34 +70,26 @@ def function_tools(
     from agents import FunctionTool
 
     toolset = as_toolset(source)
+    injected = injected_parameters(toolset)
+    if context is None:
+        refuse_without_context(injected, _HOW)
     tools: list[FunctionTool] = []
     for definition in fresh_definitions(toolset, "openai", True):
         function = definition["function"]
         name: str = function["name"]
-        if context is None:
-            _check_injected(toolset, name)
         # Made non-strict, so openai-agents' strict conversion leaves toolcall's schema as it is
         # (it would add ``"required": []`` to a tool without parameters); then marked as rendered.
         tool = FunctionTool(
             name=name,
             description=function.get("description", ""),
             params_json_schema=function["parameters"],
-            on_invoke_tool=_invoker(toolset, name, context),
+            # Only a tool with Injected parameters calls ``context``: the others need nothing from the run.
+            on_invoke_tool=_invoker(toolset, name, context if name in injected else None),
             strict_json_schema=False,
         )
         tool.strict_json_schema = function.get("strict", False)
         tools.append(tool)
     return tools
-
-
-def _check_injected(toolset: Toolset, name: str) -> None:
-    loaded = find_tool(toolset, name)
-    injected = [p.name for p in loaded.ir.parameters if p.injected] if loaded is not None else []
-    if injected:
-        raise MissingInjectedError(
-            f"tool {name!r} has injected parameters ({', '.join(injected)}): "
-            "pass function_tools(..., context=...) to supply their values"
-        )
 
 
 def _invoker(

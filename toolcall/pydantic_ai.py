@@ -39,6 +39,12 @@ __all__ = ["tools"]
 _NOT_AN_OBJECT = "\x00toolcall: arguments that are not an object"
 
 
+#: How to pass a context, for the refusal of tools with ``Injected`` parameters and none.
+_HOW = (
+    "toolcall.pydantic_ai.tools(source, context=...), a function of pydantic-ai's RunContext that returns their values"
+)
+
+
 def tools(source: Source, *, context: Callable[[RunContext[Any]], Mapping[str, Any]] | None = None) -> list[Tool[Any]]:
     """The tools of ``source`` (a module, a tool function or a ``Toolset``) as pydantic-ai ``Tool`` objects.
 
@@ -49,18 +55,20 @@ def tools(source: Source, *, context: Callable[[RunContext[Any]], Mapping[str, A
     """
     from pydantic_ai import Tool
 
+    from toolcall._toolset.injected import injected_parameters, refuse_without_context
     from toolcall._toolset.toolset import as_toolset, loaded_tools
 
     toolset = as_toolset(source)
     loaded = loaded_tools(toolset)
+    injected = injected_parameters(toolset)
     if context is None:
-        _refuse_injected(loaded)
+        refuse_without_context(injected, _HOW)
     validator = _arguments_validator()
     made: list[Tool[Any]] = []
     for tool in loaded:
         function = _function(tool, False)  # a plain copy: pydantic-ai's models may edit a schema in place
         made_tool: Tool[Any] = Tool.from_schema(
-            _dispatcher(toolset, tool.name, context if _injected(tool) else None),
+            _dispatcher(toolset, tool.name, context if tool.name in injected else None),
             name=tool.name,
             description=function.get("description"),
             json_schema=function["parameters"],
@@ -78,25 +86,6 @@ def _function(tool: LoadedTool, strict: bool) -> dict[str, Any]:
 
     function: dict[str, Any] = plain_copy(tool.definition("openai", strict)["function"])
     return function
-
-
-def _refuse_injected(loaded: tuple[LoadedTool, ...]) -> None:
-    """Raise for the first tool with ``Injected`` parameters: without ``context`` no call of it could succeed."""
-    from toolcall._exceptions import MissingInjectedError
-
-    for tool in loaded:
-        injected = _injected(tool)
-        if injected:
-            names = ", ".join(repr(name) for name in injected)
-            raise MissingInjectedError(
-                f"tool {tool.name!r} has Injected parameters ({names}): pass "
-                "toolcall.pydantic_ai.tools(..., context=...) a function of pydantic-ai's RunContext that returns them"
-            )
-
-
-def _injected(tool: LoadedTool) -> list[str]:
-    """The names of the tool's ``Injected`` parameters: only a tool with some calls ``context``."""
-    return [p.name for p in tool.ir.parameters if p.injected]
 
 
 def _arguments_validator() -> Any:

@@ -209,7 +209,7 @@ def test_an_injected_parameter_comes_from_the_run_context() -> None:
 
 
 def test_an_injected_parameter_without_context_is_refused_naming_the_tool() -> None:
-    with pytest.raises(MissingInjectedError, match=r"tool 'whoami' has injected parameters \(user\)"):
+    with pytest.raises(MissingInjectedError, match=r"tool 'whoami' \(user\) has Injected parameters and no context"):
         toolcall.openai_agents.function_tools(toolcall.Toolset(now, whoami))
 
 

@@ -210,7 +210,7 @@ def test_the_model_cannot_send_an_injected_parameter() -> None:
 
 
 def test_injected_parameters_without_a_context_are_refused_naming_the_tool() -> None:
-    with pytest.raises(MissingInjectedError, match=r"tool 'greet' has Injected parameters \('user'\)"):
+    with pytest.raises(MissingInjectedError, match=r"tool 'greet' \(user\) has Injected parameters and no context"):
         toolcall.pydantic_ai.tools(toolcall.Toolset(get_weather, greet))
     assert len(toolcall.pydantic_ai.tools(PLAIN)) == 4  # tools without one need no context
 
