@@ -44,8 +44,8 @@ def main() -> None:
     print("# dispatch")
     for name, args in CALLS:
         result = toolcall.run(weather, name, args)
-        shown = result.value if result.ok else result.to_json()
-        print(f"{name}({json.dumps(args)}) -> {'Ok' if result.ok else 'Err'}: {json.dumps(shown, default=str)}")
+        shown = result.value if isinstance(result, toolcall.Ok) else result.to_json()
+        print(f"{name}({json.dumps(args)}) -> {type(result).__name__}: {json.dumps(shown, default=str)}")
 
 
 if __name__ == "__main__":

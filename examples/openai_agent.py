@@ -14,13 +14,30 @@ import sys
 
 import weather
 from openai import OpenAI
-from openai.types.chat import ChatCompletionMessageParam
+from openai.types.chat import ChatCompletionAssistantMessageParam, ChatCompletionMessage, ChatCompletionMessageParam
 
 import toolcall
 import toolcall.openai
 
 MODEL = "gpt-4.1-mini"
 QUESTION = "What is the weather in Oslo and in Paris, and hour by hour in Oslo (59.91 N, 10.75 E) for 6 hours?"
+
+
+def assistant_turn(message: ChatCompletionMessage) -> ChatCompletionAssistantMessageParam:
+    """The model's turn as the request's message: the API needs its tool calls before their results."""
+    return {
+        "role": "assistant",
+        "content": message.content,
+        "tool_calls": [
+            {
+                "id": call.id,
+                "type": "function",
+                "function": {"name": call.function.name, "arguments": call.function.arguments},
+            }
+            for call in message.tool_calls or ()
+            if call.type == "function"
+        ],
+    }
 
 
 def ask(question: str, max_turns: int = 10) -> str:
@@ -31,11 +48,10 @@ def ask(question: str, max_turns: int = 10) -> str:
     for _ in range(max_turns):
         completion = client.chat.completions.create(model=MODEL, messages=messages, tools=tools)
         message = completion.choices[0].message
-        # The assistant turn with its tool calls: the SDK sends its own object back (its types do not say so).
-        messages.append(message)  # type: ignore[arg-type]
         results = toolcall.openai.tool_messages(weather, message)
         if not results:  # no tool call: the model has answered
             return message.content or ""
+        messages.append(assistant_turn(message))
         messages += results
     raise RuntimeError(f"no answer after {max_turns} turns")
 

@@ -69,10 +69,11 @@ def dispatch() -> None:
     """A good call's value, and a bad call's error as the model reads it (text and JSON)."""
     name, arguments = GOOD_CALL
     result = toolcall.run(weather, name, arguments)
-    print(f"toolcall.run {call_text(name, arguments)} -> Ok: {json.dumps(result.value if result.ok else None)}")
+    value = result.value if isinstance(result, toolcall.Ok) else None
+    print(f"toolcall.run {call_text(name, arguments)} -> Ok: {json.dumps(value)}")
     name, arguments = BAD_CALL
     error = toolcall.run(weather, name, arguments)
-    if error.ok:
+    if isinstance(error, toolcall.Ok):
         raise SystemExit(f"demo: {call_text(name, arguments)} should have failed")
     print(f"toolcall.run {call_text(name, arguments)} -> Err, the model reads:")
     print(f"  {error}")
