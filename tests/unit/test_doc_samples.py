@@ -38,7 +38,7 @@ PAGES: Final = [
 #: A fenced ``python`` block: its attributes (``title="weather.py"``) and its code.
 SAMPLE: Final = re.compile(r"^```python(?P<attributes>[^\n]*)\n(?P<code>.*?)^```", re.DOTALL | re.MULTILINE)
 TITLE: Final = re.compile(r'title="(?P<path>[\w/]+\.py)"')
-PATH_COMMENT: Final = re.compile(r"# (?P<path>[\w/]+\.py)")
+PATH_COMMENT: Final = re.compile(r"# (?P<path>\w[\w/]*\.py)")  # a relative path: an absolute one is a placeholder
 IGNORE_COMMENT: Final = re.compile(r"#\s*(type|pyright):\s*ignore")
 PYRIGHT: Final = Path(sys.executable).parent / "pyright"
 
