@@ -46,7 +46,7 @@ def output_schema(tool: ir.Tool) -> Schema | None:
     """The schema of ``tool``'s return value, always with an object root; ``None`` when it has no return type.
 
     An object return type is its own schema. Any other (a list, a scalar, a
-    union, ``Any``) is wrapped as the one property ``result`` of a closed
+    union) is wrapped as the one property ``result`` of a closed
     object (``wrapped_output``), since MCP clients refuse an output schema
     whose root is not an object. A return type that is a reference to a
     recursive definition is rendered from that named type, so a recursive
