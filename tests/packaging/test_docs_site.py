@@ -22,6 +22,7 @@ from typing import Final
 
 import pytest
 
+from tests.doc_samples import named_file
 from tests.mypy_settings import INI as SKIP_SDKS
 from tests.paths import ROOT
 from tests.replay_server import Anthropic, Call, Conversation, OpenAI, Turn, replay
@@ -215,12 +216,13 @@ def expected_output(page: str) -> list[str]:
 
 
 def samples(page: str) -> tuple[dict[str, str], str]:
-    """The files a page's samples write (titled blocks) and its other blocks as one script, in page order."""
+    """The files a page's samples write (titled or path-named blocks) and its other blocks as one script, in order."""
     files: dict[str, str] = {}
     script: list[str] = []
     for not_run, title, code in FENCE.findall((ROOT / "docs" / page).read_text(encoding="utf-8")):
-        if title:
-            files[title] = code
+        path = named_file(title, code)
+        if path:
+            files[path] = code
         elif not not_run:
             script.append(code)
     return files, "\n".join(script)
@@ -231,6 +233,7 @@ def test_the_code_samples_run_and_print_what_they_say(page: str, tmp_path: Path)
     files, script = samples(page)
     files.setdefault("weather.py", samples("getting-started.md")[0]["weather.py"])
     for name, code in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(code, encoding="utf-8")
     (tmp_path / "sample.py").write_text(script, encoding="utf-8")
     with ExitStack() as stack:

@@ -24,6 +24,7 @@ from typing import Final
 
 import pytest
 
+from tests.doc_samples import named_file
 from tests.paths import ROOT
 
 #: Left out of the fast loop (``-m "not slow"``): each case runs mypy and pyright in subprocesses.
@@ -38,7 +39,6 @@ PAGES: Final = [
 #: A fenced ``python`` block: its attributes (``title="weather.py"``) and its code.
 SAMPLE: Final = re.compile(r"^```python(?P<attributes>[^\n]*)\n(?P<code>.*?)^```", re.DOTALL | re.MULTILINE)
 TITLE: Final = re.compile(r'title="(?P<path>[\w/]+\.py)"')
-PATH_COMMENT: Final = re.compile(r"# (?P<path>\w[\w/]*\.py)")  # a relative path: an absolute one is a placeholder
 IGNORE_COMMENT: Final = re.compile(r"#\s*(type|pyright):\s*ignore")
 PYRIGHT: Final = Path(sys.executable).parent / "pyright"
 
@@ -49,8 +49,7 @@ def samples(page: Path) -> list[tuple[str, str]]:
     for index, match in enumerate(SAMPLE.finditer(page.read_text(encoding="utf-8"))):
         code = match["code"]
         title = TITLE.search(match["attributes"])
-        comment = PATH_COMMENT.fullmatch(code.split("\n", 1)[0])
-        path = title["path"] if title else comment["path"] if comment else f"sample_{index}.py"
+        path = named_file(title["path"] if title else None, code) or f"sample_{index}.py"
         found.append((path, code))
     return found
 
