@@ -30,9 +30,18 @@ from toolcall._wire.return_values import NotJSON, json_text, plain
 if TYPE_CHECKING:
     from toolcall._toolset.toolset import Source
 
-__all__ = ["aoutcomes", "data_reply", "field", "outcome", "text_reply"]
+__all__ = ["OPENAI_ERROR_PREFIX", "aoutcomes", "data_reply", "field", "openai_content", "outcome", "text_reply"]
 
 _log = logging.getLogger("toolcall")
+
+#: Where a failed call's line starts in an OpenAI tool output (OpenAI has no error flag): the model reads a failure.
+OPENAI_ERROR_PREFIX = "Error: "
+
+
+def openai_content(reply: tuple[bool, str]) -> str:
+    """A ``text_reply`` as the content of an OpenAI tool output: the text, or the error's line after the prefix."""
+    ok, text = reply
+    return text if ok else OPENAI_ERROR_PREFIX + text
 
 
 def field(item: Any, name: str) -> Any:

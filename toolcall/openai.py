@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from toolcall._tool_calls import aoutcomes, field, outcome, text_reply
+from toolcall._tool_calls import OPENAI_ERROR_PREFIX, aoutcomes, field, openai_content, outcome, text_reply
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionToolMessageParam
@@ -35,12 +35,7 @@ if TYPE_CHECKING:
 __all__ = ["afunction_call_outputs", "atool_messages", "function_call_outputs", "tool_messages"]
 
 #: Where an error's line starts in the content, so the model reads it as a failure.
-ERROR_PREFIX = "Error: "
-
-
-def _content(reply: tuple[bool, str]) -> str:
-    ok, text = reply
-    return text if ok else ERROR_PREFIX + text
+ERROR_PREFIX = OPENAI_ERROR_PREFIX
 
 
 def _chat_calls(completion: Any) -> list[Any]:
@@ -93,7 +88,7 @@ async def atool_messages(
     calls = [_chat_call(tool_call) for tool_call in tool_calls]
     results = await aoutcomes(source, calls, context)
     return [
-        {"role": "tool", "tool_call_id": field(tool_call, "id"), "content": _content(text_reply(call[0], result))}
+        {"role": "tool", "tool_call_id": field(tool_call, "id"), "content": openai_content(text_reply(call[0], result))}
         for tool_call, call, result in zip(tool_calls, calls, results, strict=True)
     ]
 
@@ -105,7 +100,7 @@ def _function_calls(response: Any) -> list[Any]:
 
 
 def _output(item: Any, result: Ok[Any] | Err) -> FunctionCallOutput:
-    content = _content(text_reply(field(item, "name"), result))
+    content = openai_content(text_reply(field(item, "name"), result))
     return {"type": "function_call_output", "call_id": field(item, "call_id"), "output": content}
 
 

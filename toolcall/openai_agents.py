@@ -35,7 +35,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from toolcall._tool_calls import aoutcomes, text_reply
+from toolcall._tool_calls import aoutcomes, openai_content, text_reply
 from toolcall._toolset.injected import injected_parameters, refuse_without_context
 from toolcall._toolset.toolset import Toolset, as_toolset, fresh_definitions
 
@@ -45,9 +45,6 @@ if TYPE_CHECKING:
     from toolcall._toolset.toolset import Source
 
 __all__ = ["function_tools"]
-
-#: Where a failed call's output starts, as ``toolcall.openai`` writes it (the same OpenAI tool message underneath).
-ERROR_PREFIX = "Error: "
 
 
 #: How to pass a context, for the refusal of tools with ``Injected`` parameters and none.
@@ -104,7 +101,6 @@ def _invoker(
     async def invoke(wrapper: RunContextWrapper[Any], arguments: str) -> str:
         values = None if context is None else context(wrapper)
         (result,) = await aoutcomes(toolset, [(name, arguments)], values)
-        ok, text = text_reply(name, result)
-        return text if ok else ERROR_PREFIX + text
+        return openai_content(text_reply(name, result))  # as toolcall.openai writes it: an OpenAI tool output too
 
     return invoke

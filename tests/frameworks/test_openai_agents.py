@@ -249,8 +249,15 @@ def test_openai_agents_own_schema_code_never_runs(monkeypatch: pytest.MonkeyPatc
     assert run(ScriptedModel(script), toolcall.openai_agents.function_tools(TOOLS)) == "12:00"
 
 
-def test_the_error_prefix_is_the_openai_adapters() -> None:
-    assert toolcall.openai_agents.ERROR_PREFIX == toolcall.openai.ERROR_PREFIX
+def test_a_failed_call_reads_as_the_openai_adapter_writes_it() -> None:
+    message = {"tool_calls": [{"id": "c1", "function": {"name": "get_weather", "arguments": '{"city": 1}'}}]}
+    [adapter] = toolcall.openai.tool_messages(TOOLS, message)
+
+    def script(items: list[dict[str, Any]]) -> list[TResponseOutputItem]:
+        seen = outputs(items)
+        return [say(seen["c1"])] if seen else [call("c1", "get_weather", '{"city": 1}')]
+
+    assert run(ScriptedModel(script), toolcall.openai_agents.function_tools(TOOLS)) == adapter["content"]
 
 
 def test_importing_the_bridge_does_not_import_agents() -> None:
