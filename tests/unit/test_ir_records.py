@@ -1,0 +1,78 @@
+"""The IR's classes behave as frozen dataclasses with slots, though their methods are written out.
+
+Each class's hand-written ``__init__`` must take its fields in order, with
+the defaults its fields declare, and the shared methods must agree with
+what ``dataclass(frozen=True, slots=True)`` generates for the same fields.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import inspect
+import pickle
+from typing import Any
+
+import pytest
+
+from toolcall import _ir as ir
+
+CLASSES = sorted({*ir._NODE_CLASSES.values(), *ir._RECORD_CLASSES.values()}, key=lambda cls: cls.__name__)
+
+
+def sample(cls: type[Any], salt: str = "") -> Any:
+    """An instance with every field set to a value of its own (``salt`` makes a different one)."""
+    values = {f.name: f"{f.name}{salt}" for f in dataclasses.fields(cls)}
+    return cls(**values)
+
+
+def reference(cls: type[Any]) -> type[Any]:
+    """What ``dataclass(frozen=True, slots=True)`` makes of the same fields, under the same name."""
+    return dataclasses.make_dataclass(
+        cls.__name__,
+        [(f.name, Any, dataclasses.field(default=f.default)) for f in dataclasses.fields(cls)],
+        frozen=True,
+        slots=True,
+    )
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: cls.__name__)
+def test_init_takes_the_fields_in_order_with_their_defaults(cls: type[Any]) -> None:
+    parameters = list(inspect.signature(cls.__init__).parameters.values())[1:]
+    fields = dataclasses.fields(cls)
+    assert [(p.name, p.default) for p in parameters] == [
+        (f.name, inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default) for f in fields
+    ]
+    assert all(p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in parameters)
+    assert cls.__slots__ == tuple(f.name for f in fields)
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: cls.__name__)
+def test_methods_agree_with_a_generated_frozen_dataclass(cls: type[Any]) -> None:
+    ours, other = sample(cls), sample(cls, "2")
+    theirs = reference(cls)(**{f.name: getattr(ours, f.name) for f in dataclasses.fields(cls)})
+    assert repr(ours) == repr(theirs)
+    assert ours == sample(cls)
+    assert hash(ours) == hash(sample(cls))
+    assert ours != other
+    assert ours != theirs  # another class, as for dataclasses
+    assert (ours == object()) is False
+    assert dataclasses.is_dataclass(ours)
+    assert dataclasses.replace(ours, **{dataclasses.fields(cls)[0].name: "x"}) != ours
+    for copied in (copy.copy(ours), copy.deepcopy(ours), pickle.loads(pickle.dumps(ours))):
+        assert type(copied) is cls
+        assert copied == ours
+    assert not hasattr(ours, "__dict__")
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: cls.__name__)
+def test_fields_cannot_be_assigned_or_deleted(cls: type[Any]) -> None:
+    record = sample(cls)
+    name = dataclasses.fields(cls)[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError, match=f"cannot assign to field '{name}'"):
+        setattr(record, name, "x")
+    with pytest.raises(dataclasses.FrozenInstanceError, match=f"cannot delete field '{name}'"):
+        delattr(record, name)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        record.extra = 1
+    assert getattr(record, name) == f"{name}"
