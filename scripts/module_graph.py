@@ -35,7 +35,10 @@ ROOTS: Final = ("toolcall", "toolcall_mypy")
 #: The layers, lowest first: a name, and the packages and top-level modules in it.
 #: A new package or top-level module gets a place here (the tests fail until it has one).
 LAYERS: Final[tuple[tuple[str, tuple[str, ...]], ...]] = (
-    ("classes every layer uses", ("toolcall._warning", "toolcall._exceptions", "toolcall._long_integer")),
+    (
+        "classes every layer uses",
+        ("toolcall._warning", "toolcall._exceptions", "toolcall._long_integer", "toolcall._records"),
+    ),
     (
         "leaves",
         (

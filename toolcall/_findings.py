@@ -14,10 +14,10 @@ import os
 import sys
 import warnings
 from collections.abc import Iterable
-from dataclasses import dataclass
 from types import FrameType
 from typing import Final, Literal
 
+from toolcall._records import Record, record, set_field
 from toolcall._warning import ToolcallWarning
 
 __all__ = [
@@ -67,8 +67,8 @@ FIX_HINT: Final = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class Finding:
+@record(frozen=True, slots=True)
+class Finding(Record):
     """One problem with a tool's schema.
 
     ``tool`` is the tool name, ``parameter`` the parameter (or ``None`` for the
@@ -85,6 +85,24 @@ class Finding:
     path: tuple[str | int, ...] = ()
     severity: Severity = "error"
     modes: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        code: FindingCode,
+        message: str,
+        tool: str | None = None,
+        parameter: str | None = None,
+        path: tuple[str | int, ...] = (),
+        severity: Severity = "error",
+        modes: tuple[str, ...] = (),
+    ) -> None:
+        set_field(self, "code", code)
+        set_field(self, "message", message)
+        set_field(self, "tool", tool)
+        set_field(self, "parameter", parameter)
+        set_field(self, "path", path)
+        set_field(self, "severity", severity)
+        set_field(self, "modes", modes)
 
     def __str__(self) -> str:
         return f"{self.text()} [{self.code}]"

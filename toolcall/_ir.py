@@ -20,8 +20,9 @@ from __future__ import annotations
 import dataclasses
 import json
 from collections.abc import Callable
-from operator import attrgetter
-from typing import TYPE_CHECKING, Any, ClassVar, Final, Literal, TypeVar, Union, cast
+from typing import Any, ClassVar, Final, Literal, Union, cast
+
+from toolcall._records import Record, record, set_field
 
 __all__ = [
     "AnyType",
@@ -54,68 +55,6 @@ __all__ = [
     "replace_child_types",
     "to_json",
 ]
-
-
-_R = TypeVar("_R")
-
-if TYPE_CHECKING:
-    # The checkers see what each class is at run time: a frozen dataclass with slots.
-    from dataclasses import dataclass as _record
-else:
-
-    def _record(*, frozen: bool, slots: bool) -> Callable[[type[_R]], type[_R]]:
-        """A frozen dataclass with slots, its methods written out rather than generated.
-
-        ``dataclass`` compiles each class's generated ``__init__``, ``__eq__``,
-        ``__hash__``, ``__repr__`` and frozen ``__setattr__`` at every import:
-        about 0.4 ms a class, 8 ms for the IR, paid by every process that loads
-        a cache. Here ``_Record`` holds those methods once, each class writes its
-        own ``__init__``, and ``dataclass`` only records the fields (so
-        ``dataclasses.fields`` and ``dataclasses.replace`` work) and adds the slots.
-        """
-        assert frozen, "the IR's records are frozen"
-        assert slots, "the IR's records have slots"
-        return dataclasses.dataclass(slots=True, init=False, repr=False, eq=False)
-
-
-_set = object.__setattr__
-
-
-class _Record:
-    """The methods of a frozen dataclass, for the IR's classes: equality, hashing, repr and no assignment."""
-
-    __slots__ = ()
-    #: The field values of a record as one tuple, made for each class once it has its slots.
-    _values: ClassVar[Callable[[Any], tuple[Any, ...]]]
-
-    def __init_subclass__(cls) -> None:
-        names = cls.__dict__.get("__slots__")
-        if names is not None:  # the class ``dataclass`` remade with slots, in field order
-            getter = attrgetter(*names)
-            cls._values = getter if len(names) > 1 else lambda record: (getter(record),)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is not self.__class__:
-            return NotImplemented
-        values = type(self)._values
-        return values(self) == values(other)
-
-    def __hash__(self) -> int:
-        return hash(type(self)._values(self))
-
-    def __repr__(self) -> str:
-        names: tuple[str, ...] = self.__slots__
-        pairs = ", ".join(f"{name}={value!r}" for name, value in zip(names, type(self)._values(self), strict=True))
-        return f"{type(self).__qualname__}({pairs})"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), type(self)._values(self))
 
 
 JsonValue = Union[None, bool, int, float, str, list["JsonValue"], dict[str, "JsonValue"]]
@@ -175,8 +114,8 @@ PRIMITIVE_CLASSES: dict[str, PrimitiveName] = {
 }
 
 
-@_record(frozen=True, slots=True)
-class Primitive(_Record):
+@record(frozen=True, slots=True)
+class Primitive(Record):
     """A scalar the wire carries as one JSON value.
 
     ``name`` is the Python type the function receives (``"path"`` → ``Path``,
@@ -187,33 +126,33 @@ class Primitive(_Record):
     name: PrimitiveName
 
     def __init__(self, name: PrimitiveName) -> None:
-        _set(self, "name", name)
+        set_field(self, "name", name)
 
 
-@_record(frozen=True, slots=True)
-class AnyType(_Record):
+@record(frozen=True, slots=True)
+class AnyType(Record):
     """Any JSON value (``Any``, ``object``, an unbounded TypeVar, no annotation)."""
 
     kind: ClassVar[str] = "any"
     origin: Literal["any", "object", "typevar", "unannotated"] = "any"
 
     def __init__(self, origin: Literal["any", "object", "typevar", "unannotated"] = "any") -> None:
-        _set(self, "origin", origin)
+        set_field(self, "origin", origin)
 
 
-@_record(frozen=True, slots=True)
-class LiteralType(_Record):
+@record(frozen=True, slots=True)
+class LiteralType(Record):
     """``Literal[...]``: one of the listed JSON scalars, received as is."""
 
     kind: ClassVar[str] = "literal"
     values: tuple[JsonScalar, ...]
 
     def __init__(self, values: tuple[JsonScalar, ...]) -> None:
-        _set(self, "values", values)
+        set_field(self, "values", values)
 
 
-@_record(frozen=True, slots=True)
-class EnumType(_Record):
+@record(frozen=True, slots=True)
+class EnumType(Record):
     """An ``Enum`` class: the wire carries a member's value, the function gets the member."""
 
     kind: ClassVar[str] = "enum"
@@ -222,13 +161,13 @@ class EnumType(_Record):
     description: str | None = None
 
     def __init__(self, ref: str, values: tuple[JsonScalar, ...], description: str | None = None) -> None:
-        _set(self, "ref", ref)
-        _set(self, "values", values)
-        _set(self, "description", description)
+        set_field(self, "ref", ref)
+        set_field(self, "values", values)
+        set_field(self, "description", description)
 
 
-@_record(frozen=True, slots=True)
-class ArrayType(_Record):
+@record(frozen=True, slots=True)
+class ArrayType(Record):
     """A homogeneous JSON array restored as ``container``."""
 
     kind: ClassVar[str] = "array"
@@ -236,40 +175,40 @@ class ArrayType(_Record):
     container: Literal["list", "tuple", "set", "frozenset"] = "list"
 
     def __init__(self, items: TypeNode, container: Literal["list", "tuple", "set", "frozenset"] = "list") -> None:
-        _set(self, "items", items)
-        _set(self, "container", container)
+        set_field(self, "items", items)
+        set_field(self, "container", container)
 
 
-@_record(frozen=True, slots=True)
-class TupleType(_Record):
+@record(frozen=True, slots=True)
+class TupleType(Record):
     """A fixed-length tuple (``tuple[A, B]``), one type per position."""
 
     kind: ClassVar[str] = "tuple"
     items: tuple[TypeNode, ...]
 
     def __init__(self, items: tuple[TypeNode, ...]) -> None:
-        _set(self, "items", items)
+        set_field(self, "items", items)
 
 
-@_record(frozen=True, slots=True)
-class MapType(_Record):
+@record(frozen=True, slots=True)
+class MapType(Record):
     """An open object with string keys (``dict[str, V]``, ``Mapping[str, V]``)."""
 
     kind: ClassVar[str] = "map"
     values: TypeNode
 
     def __init__(self, values: TypeNode) -> None:
-        _set(self, "values", values)
+        set_field(self, "values", values)
 
 
-@_record(frozen=True, slots=True)
-class Default(_Record):
+@record(frozen=True, slots=True)
+class Default(Record):
     """A default that JSON can carry, kept as canonical JSON text."""
 
     json: str
 
     def __init__(self, json: str) -> None:
-        _set(self, "json", json)
+        set_field(self, "json", json)
 
     @classmethod
     def of(cls, value: JsonValue) -> Default:
@@ -282,8 +221,8 @@ class Default(_Record):
         return cast(JsonValue, json.loads(self.json))
 
 
-@_record(frozen=True, slots=True)
-class Field(_Record):
+@record(frozen=True, slots=True)
+class Field(Record):
     """A field of a TypedDict, dataclass or NamedTuple."""
 
     name: str
@@ -300,15 +239,15 @@ class Field(_Record):
         default: Default | None = None,
         description: str | None = None,
     ) -> None:
-        _set(self, "name", name)
-        _set(self, "type", type)
-        _set(self, "required", required)
-        _set(self, "default", default)
-        _set(self, "description", description)
+        set_field(self, "name", name)
+        set_field(self, "type", type)
+        set_field(self, "required", required)
+        set_field(self, "default", default)
+        set_field(self, "description", description)
 
 
-@_record(frozen=True, slots=True)
-class ObjectType(_Record):
+@record(frozen=True, slots=True)
+class ObjectType(Record):
     """A closed object restored as ``ref`` (a dict for TypedDicts, else an instance)."""
 
     kind: ClassVar[str] = "object"
@@ -324,36 +263,36 @@ class ObjectType(_Record):
         fields: tuple[Field, ...],
         description: str | None = None,
     ) -> None:
-        _set(self, "ref", ref)
-        _set(self, "shape", shape)
-        _set(self, "fields", fields)
-        _set(self, "description", description)
+        set_field(self, "ref", ref)
+        set_field(self, "shape", shape)
+        set_field(self, "fields", fields)
+        set_field(self, "description", description)
 
 
-@_record(frozen=True, slots=True)
-class UnionType(_Record):
+@record(frozen=True, slots=True)
+class UnionType(Record):
     """``A | B | ...``; ``None`` appears as ``Primitive("none")`` among the options."""
 
     kind: ClassVar[str] = "union"
     options: tuple[TypeNode, ...]
 
     def __init__(self, options: tuple[TypeNode, ...]) -> None:
-        _set(self, "options", options)
+        set_field(self, "options", options)
 
 
-@_record(frozen=True, slots=True)
-class RefType(_Record):
+@record(frozen=True, slots=True)
+class RefType(Record):
     """A reference to ``Tool.defs[name]`` (only recursive types are referenced)."""
 
     kind: ClassVar[str] = "ref"
     name: str
 
     def __init__(self, name: str) -> None:
-        _set(self, "name", name)
+        set_field(self, "name", name)
 
 
-@_record(frozen=True, slots=True)
-class CustomType(_Record):
+@record(frozen=True, slots=True)
+class CustomType(Record):
     """A type that describes itself (``__toolcall_schema__``) or a ``TypeProvider`` describes.
 
     ``schema`` is canonical JSON text. ``provider`` is the provider class
@@ -371,11 +310,11 @@ class CustomType(_Record):
     def __init__(
         self, ref: str, schema: str, provider: str | None = None, coerce: bool = False, args: tuple[str, ...] = ()
     ) -> None:
-        _set(self, "ref", ref)
-        _set(self, "schema", schema)
-        _set(self, "provider", provider)
-        _set(self, "coerce", coerce)
-        _set(self, "args", args)
+        set_field(self, "ref", ref)
+        set_field(self, "schema", schema)
+        set_field(self, "provider", provider)
+        set_field(self, "coerce", coerce)
+        set_field(self, "args", args)
 
     @property
     def schema_value(self) -> dict[str, JsonValue]:
@@ -383,8 +322,8 @@ class CustomType(_Record):
         return cast("dict[str, JsonValue]", json.loads(self.schema))
 
 
-@_record(frozen=True, slots=True)
-class Constraints(_Record):
+@record(frozen=True, slots=True)
+class Constraints(Record):
     """Bounds from ``Param`` or ``annotated_types``; ``None`` means unset."""
 
     ge: int | float | None = None
@@ -407,14 +346,14 @@ class Constraints(_Record):
         max_length: int | None = None,
         pattern: str | None = None,
     ) -> None:
-        _set(self, "ge", ge)
-        _set(self, "le", le)
-        _set(self, "gt", gt)
-        _set(self, "lt", lt)
-        _set(self, "multiple_of", multiple_of)
-        _set(self, "min_length", min_length)
-        _set(self, "max_length", max_length)
-        _set(self, "pattern", pattern)
+        set_field(self, "ge", ge)
+        set_field(self, "le", le)
+        set_field(self, "gt", gt)
+        set_field(self, "lt", lt)
+        set_field(self, "multiple_of", multiple_of)
+        set_field(self, "min_length", min_length)
+        set_field(self, "max_length", max_length)
+        set_field(self, "pattern", pattern)
 
     def merged(self, other: Constraints) -> Constraints:
         """These constraints with ``other``'s set values on top."""
@@ -428,8 +367,8 @@ class Constraints(_Record):
         return all(getattr(self, f.name) is None for f in dataclasses.fields(self))
 
 
-@_record(frozen=True, slots=True)
-class Constrained(_Record):
+@record(frozen=True, slots=True)
+class Constrained(Record):
     """``base`` with constraints the dispatcher enforces."""
 
     kind: ClassVar[str] = "constrained"
@@ -437,8 +376,8 @@ class Constrained(_Record):
     constraints: Constraints
 
     def __init__(self, base: TypeNode, constraints: Constraints) -> None:
-        _set(self, "base", base)
-        _set(self, "constraints", constraints)
+        set_field(self, "base", base)
+        set_field(self, "constraints", constraints)
 
 
 TypeNode = Union[
@@ -459,8 +398,8 @@ TypeNode = Union[
 ParameterKind = Literal["positional_only", "positional_or_keyword", "keyword_only", "var_keyword"]
 
 
-@_record(frozen=True, slots=True)
-class Parameter(_Record):
+@record(frozen=True, slots=True)
+class Parameter(Record):
     """One parameter of a tool function.
 
     ``required`` is false when the function has a default (``default`` holds
@@ -486,29 +425,29 @@ class Parameter(_Record):
         description: str | None = None,
         injected: bool = False,
     ) -> None:
-        _set(self, "name", name)
-        _set(self, "kind", kind)
-        _set(self, "type", type)
-        _set(self, "required", required)
-        _set(self, "default", default)
-        _set(self, "description", description)
-        _set(self, "injected", injected)
+        set_field(self, "name", name)
+        set_field(self, "kind", kind)
+        set_field(self, "type", type)
+        set_field(self, "required", required)
+        set_field(self, "default", default)
+        set_field(self, "description", description)
+        set_field(self, "injected", injected)
 
 
-@_record(frozen=True, slots=True)
-class NamedType(_Record):
+@record(frozen=True, slots=True)
+class NamedType(Record):
     """A named (recursive) type, rendered under ``$defs``."""
 
     name: str
     type: TypeNode
 
     def __init__(self, name: str, type: TypeNode) -> None:
-        _set(self, "name", name)
-        _set(self, "type", type)
+        set_field(self, "name", name)
+        set_field(self, "type", type)
 
 
-@_record(frozen=True, slots=True)
-class Tool(_Record):
+@record(frozen=True, slots=True)
+class Tool(Record):
     """Everything the renderers and the dispatcher need to know about one tool.
 
     ``examples`` are the argument examples of its docstring that the
@@ -538,15 +477,15 @@ class Tool(_Record):
         providers: tuple[str, ...] = (),
         examples: tuple[str, ...] = (),
     ) -> None:
-        _set(self, "name", name)
-        _set(self, "module", module)
-        _set(self, "qualname", qualname)
-        _set(self, "description", description)
-        _set(self, "parameters", parameters)
-        _set(self, "defs", defs)
-        _set(self, "returns", returns)
-        _set(self, "providers", providers)
-        _set(self, "examples", examples)
+        set_field(self, "name", name)
+        set_field(self, "module", module)
+        set_field(self, "qualname", qualname)
+        set_field(self, "description", description)
+        set_field(self, "parameters", parameters)
+        set_field(self, "defs", defs)
+        set_field(self, "returns", returns)
+        set_field(self, "providers", providers)
+        set_field(self, "examples", examples)
 
     def named_type(self, name: str) -> TypeNode:
         """The type behind ``RefType(name)``."""

@@ -1,8 +1,9 @@
-"""The IR's classes behave as frozen dataclasses with slots, though their methods are written out.
+"""Records (``toolcall._records``) behave as frozen dataclasses with slots, though their methods are written out.
 
-Each class's hand-written ``__init__`` must take its fields in order, with
+Each record's hand-written ``__init__`` must take its fields in order, with
 the defaults its fields declare, and the shared methods must agree with
-what ``dataclass(frozen=True, slots=True)`` generates for the same fields.
+what ``dataclass(frozen=True, slots=True)`` generates for the same fields
+(shown on the IR's classes, whose fields take any value).
 """
 
 from __future__ import annotations
@@ -16,8 +17,29 @@ from typing import Any
 import pytest
 
 from toolcall import _ir as ir
+from toolcall._cache import report, shapes
+from toolcall._findings import Finding
+from toolcall._records import Record
+from toolcall._render import definitions, profiles
 
 CLASSES = sorted({*ir._NODE_CLASSES.values(), *ir._RECORD_CLASSES.values()}, key=lambda cls: cls.__name__)
+OTHER_RECORDS = (
+    Finding,
+    shapes.SourceRecord,
+    shapes.CachedEntry,
+    shapes._Expansion,
+    shapes._SharedTypes,
+    report.Problem,
+    definitions.Rendered,
+    profiles.Profile,
+)
+
+
+def test_every_record_is_checked() -> None:
+    assert {cls for cls in Record.__subclasses__() if "__slots__" in vars(cls) and cls.__slots__} == {
+        *CLASSES,
+        *OTHER_RECORDS,
+    }
 
 
 def sample(cls: type[Any], salt: str = "") -> Any:
@@ -36,15 +58,15 @@ def reference(cls: type[Any]) -> type[Any]:
     )
 
 
-@pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: cls.__name__)
+@pytest.mark.parametrize("cls", [*CLASSES, *OTHER_RECORDS], ids=lambda cls: cls.__name__)
 def test_init_takes_the_fields_in_order_with_their_defaults(cls: type[Any]) -> None:
     parameters = list(inspect.signature(cls.__init__).parameters.values())[1:]
-    fields = dataclasses.fields(cls)
+    fields = [f for f in dataclasses.fields(cls) if f.init]
     assert [(p.name, p.default) for p in parameters] == [
         (f.name, inspect.Parameter.empty if f.default is dataclasses.MISSING else f.default) for f in fields
     ]
     assert all(p.kind is inspect.Parameter.POSITIONAL_OR_KEYWORD for p in parameters)
-    assert cls.__slots__ == tuple(f.name for f in fields)
+    assert cls.__slots__ == tuple(f.name for f in dataclasses.fields(cls))
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: cls.__name__)

@@ -14,10 +14,10 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Final, Literal
 
 from toolcall._findings import outside_stacklevel
+from toolcall._records import Record, record, set_field
 from toolcall._warning import ToolcallWarning
 
 __all__ = ["REFRESH", "WRITE_COMMAND", "Problem", "required_text", "warn_once", "warning_text"]
@@ -32,14 +32,19 @@ _FIX_FINDING: Final = "a tool the plugin could not describe needs its finding fi
 ProblemKind = Literal["missing", "stale", "corrupt", "refused"]
 
 
-@dataclass(frozen=True)
-class Problem:
+@record(frozen=True, slots=True)
+class Problem(Record):
     """Why one tool's cache entry is not served: ``kind`` and a phrase for the warning or the error."""
 
     kind: ProblemKind
     text: str
     #: the source modules that changed, for a stale entry
     changed: tuple[str, ...] = ()
+
+    def __init__(self, kind: ProblemKind, text: str, changed: tuple[str, ...] = ()) -> None:
+        set_field(self, "kind", kind)
+        set_field(self, "text", text)
+        set_field(self, "changed", changed)
 
 
 _WARNED: set[str] = set()

@@ -55,13 +55,13 @@ import math
 import types
 import typing
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Final, TypeVar
 
 from toolcall import _ir as ir
 from toolcall._cache.constants import DIGEST_HEX, MAX_DEPTH, MalformedCacheError
 from toolcall._cache.file_format import entry_fingerprint
 from toolcall._findings import DEFAULT, EXAMPLE, PARAM, TYPE, Finding, FindingCode
+from toolcall._records import Record, record, set_field
 
 __all__ = [
     "CachedEntry",
@@ -94,16 +94,20 @@ _REFUSED_KEYS: Final = frozenset(("name", "qualname", "fingerprint", "refused"))
 _T = TypeVar("_T")
 
 
-@dataclass(frozen=True, slots=True)
-class SourceRecord:
+@record(frozen=True, slots=True)
+class SourceRecord(Record):
     """A source module's digests: of its bytes, and of its tokens (``None`` where not recorded)."""
 
     sha256: str
     tokens: str | None
 
+    def __init__(self, sha256: str, tokens: str | None) -> None:
+        set_field(self, "sha256", sha256)
+        set_field(self, "tokens", tokens)
 
-@dataclass(frozen=True, slots=True)
-class CachedEntry:
+
+@record(frozen=True, slots=True)
+class CachedEntry(Record):
     """One checked tool entry, in the order of the file.
 
     ``tool`` is the decoded IR, and the fingerprint follows from it;
@@ -119,6 +123,24 @@ class CachedEntry:
     tool: ir.Tool | None
     refused: str | None
     findings: tuple[Finding, ...] = ()
+
+    def __init__(
+        self,
+        name: str,
+        qualname: str,
+        fingerprint: str,
+        sources: tuple[str, ...],
+        tool: ir.Tool | None,
+        refused: str | None,
+        findings: tuple[Finding, ...] = (),
+    ) -> None:
+        set_field(self, "name", name)
+        set_field(self, "qualname", qualname)
+        set_field(self, "fingerprint", fingerprint)
+        set_field(self, "sources", sources)
+        set_field(self, "tool", tool)
+        set_field(self, "refused", refused)
+        set_field(self, "findings", findings)
 
 
 def check_sources(content: dict[str, Any]) -> dict[str, SourceRecord]:
@@ -151,13 +173,13 @@ def _sources(content: Any) -> dict[str, SourceRecord]:
     if list(table) != sorted(table):  # entries name its modules by position
         raise MalformedCacheError("the cache's 'sources' is not sorted by module name")
     records: dict[str, SourceRecord] = {}
-    for name, record in table.items():
+    for name, digests in table.items():
         where = f"the cache's source {_show(name)}"
         if type(name) is not str or name.split() != [name]:  # empty, or with whitespace
             raise MalformedCacheError(f"{where} is not a dotted module name")
-        if type(record) is not list or len(record) != 3:
-            raise MalformedCacheError(f"{where} is {_show(record)}, not [sha256, tokens, file]")
-        sha256, tokens, file = record
+        if type(digests) is not list or len(digests) != 3:
+            raise MalformedCacheError(f"{where} is {_show(digests)}, not [sha256, tokens, file]")
+        sha256, tokens, file = digests
         if file is not None and type(file) is not str:  # the plugin's business, but still of its type
             raise MalformedCacheError(f"{where}: its file is {_show(file)}, not a path")
         records[name] = SourceRecord(
@@ -199,25 +221,34 @@ def _head(content: Any, module: str) -> None:
     _typed(content, "types", list, "the cache")
 
 
-@dataclass(frozen=True, slots=True)
-class _Expansion:
+@record(frozen=True, slots=True)
+class _Expansion(Record):
     """What a type node adds up to with the shared classes it names expanded: nodes, nesting, named types used."""
 
     nodes: int
     depth: int
     refs: frozenset[str]
 
+    def __init__(self, nodes: int, depth: int, refs: frozenset[str]) -> None:
+        set_field(self, "nodes", nodes)
+        set_field(self, "depth", depth)
+        set_field(self, "refs", refs)
+
 
 #: A decoded shared class (by identity: the decoder hands out the one object) -> its expansion.
 _Shared = dict[int, tuple[ir.TypeNode, _Expansion]]
 
 
-@dataclass(frozen=True, slots=True)
-class _SharedTypes:
+@record(frozen=True, slots=True)
+class _SharedTypes(Record):
     """A file's decoded shared classes, in file order (what an entry's IR names by position), and their expansions."""
 
     nodes: tuple[ir.TypeNode, ...]
     expansions: _Shared
+
+    def __init__(self, nodes: tuple[ir.TypeNode, ...], expansions: _Shared) -> None:
+        set_field(self, "nodes", nodes)
+        set_field(self, "expansions", expansions)
 
 
 def _shared_types(items: list[Any]) -> _SharedTypes:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import cached_property
 from typing import Any, Final
 
@@ -20,6 +20,7 @@ from toolcall import _ir as ir
 from toolcall._exceptions import ProviderError, UnknownProviderError
 from toolcall._findings import Finding
 from toolcall._providers import PROVIDERS, variant_key
+from toolcall._records import Record, record, set_field
 from toolcall._render import envelopes, limits
 from toolcall._render.canonical import output_schema, parameters_schema
 from toolcall._render.gemini import NAME_PATTERN as GEMINI_NAME
@@ -49,8 +50,8 @@ _ENCODE: Final = json.JSONEncoder(allow_nan=False).encode  # as plain() encodes 
 _StrictPass = tuple[Schema, tuple[Finding, ...], bool]
 
 
-@dataclass(frozen=True)
-class Rendered:
+@record(frozen=True, slots=True)
+class Rendered(Record):
     """One tool rendered for one provider variant.
 
     ``definition`` is the provider envelope, a fresh plain dict of JSON data;
@@ -60,6 +61,10 @@ class Rendered:
 
     definition: dict[str, Any]
     findings: tuple[Finding, ...]
+
+    def __init__(self, definition: dict[str, Any], findings: tuple[Finding, ...]) -> None:
+        set_field(self, "definition", definition)
+        set_field(self, "findings", findings)
 
 
 def render_tool(tool: ir.Tool, provider: str, *, strict: bool = False) -> Rendered:

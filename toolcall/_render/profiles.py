@@ -12,9 +12,10 @@ schema as it is, so they have no profile.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any, Final
 
+from toolcall._records import Record, record, set_field
 from toolcall._render.losses import Losses
 from toolcall._render.notes import append_note, notes_for
 from toolcall._render.schema import Location, Schema
@@ -30,8 +31,8 @@ ANNOTATIONS: Final = frozenset(
 _VALUE_RULES: Final = frozenset({"format", "minItems", "pattern"})
 
 
-@dataclass(frozen=True)
-class Profile:
+@record(frozen=True, slots=True)
+class Profile(Record):
     """The keywords and value rules of one mode.
 
     ``quiet`` keywords move to the description without a finding: they carry
@@ -48,10 +49,26 @@ class Profile:
     max_min_items: int | None = None
     simple_patterns: bool = False
     #: The keywords kept whatever their value (``keywords`` without the value rules), for ``carry``'s fast path.
-    plain_keywords: frozenset[str] = field(init=False, repr=False, compare=False)
+    plain_keywords: frozenset[str] = field(init=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "plain_keywords", self.keywords - _VALUE_RULES)
+    def __init__(
+        self,
+        keywords: frozenset[str],
+        formats: frozenset[str] | None = None,
+        quiet: frozenset[str] = frozenset(),
+        all_required: bool = False,
+        recursion: bool = True,
+        max_min_items: int | None = None,
+        simple_patterns: bool = False,
+    ) -> None:
+        set_field(self, "keywords", keywords)
+        set_field(self, "formats", formats)
+        set_field(self, "quiet", quiet)
+        set_field(self, "all_required", all_required)
+        set_field(self, "recursion", recursion)
+        set_field(self, "max_min_items", max_min_items)
+        set_field(self, "simple_patterns", simple_patterns)
+        set_field(self, "plain_keywords", keywords - _VALUE_RULES)
 
     def carries(self, key: str, value: Any) -> bool:
         """True when this mode keeps ``key: value`` as it is."""
