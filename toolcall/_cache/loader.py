@@ -168,23 +168,32 @@ def _read_module_cache(name: str) -> _ModuleCache:
 
 def _read_resource(name: str, spec: Any, origin: Path) -> bytes | None:
     """The cache file's bytes, found next to the module (also inside a wheel or zip); ``None``: there is none."""
-    from importlib import resources
-
-    stem = origin.stem
-    package = name if stem == "__init__" else (spec.parent or None)
     try:
-        if package:
-            # The package itself, not its name: ``files(name)`` imports it, and so waits while another thread
-            # runs the package's ``__init__``, which may be waiting for this very tool (a deadlock).
-            anchor = sys.modules.get(package, package)
-            target: Any = resources.files(anchor).joinpath(file_format.CACHE_DIR).joinpath(f"{stem}.json")
-        else:
-            target = file_format.cache_path(origin)  # a top-level module: its own directory
-        return read_file(target) if isinstance(target, Path) else read_resource(target)
+        return _cache_bytes(name, spec, origin)
     except MalformedCacheError:
         raise
     except Exception as exc:  # an importer's reader may raise anything: zipfile's BadZipFile, zlib.error, EOFError
         raise MalformedCacheError(f"it cannot be read ({type(exc).__name__})") from None
+
+
+def _cache_bytes(name: str, spec: Any, origin: Path) -> bytes | None:
+    if isinstance(spec.loader, SourceFileLoader) or not (package := _package(name, spec, origin)):
+        # A file on disk, or a top-level module: the cache is beside it, where the plugin wrote it, whatever
+        # the package's path says (and importlib.resources, a millisecond to import, is not needed).
+        return read_file(file_format.cache_path(origin))
+    from importlib import resources
+
+    # The package itself, not its name: ``files(name)`` imports it, and so waits while another thread
+    # runs the package's ``__init__``, which may be waiting for this very tool (a deadlock).
+    anchor = sys.modules.get(package, package)
+    target = resources.files(anchor).joinpath(file_format.CACHE_DIR).joinpath(f"{origin.stem}.json")
+    return read_file(target) if isinstance(target, Path) else read_resource(target)
+
+
+def _package(name: str, spec: Any, origin: Path) -> str | None:
+    """The package whose resources hold the module's cache: the module itself for an ``__init__``."""
+    package: str | None = name if origin.stem == "__init__" else (spec.parent or None)
+    return package
 
 
 def _parsed(data: bytes, name: str) -> _ModuleCache:
