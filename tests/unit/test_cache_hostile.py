@@ -245,9 +245,18 @@ def test_a_zip_member_that_lies_about_its_size_is_refused_without_a_crash(
         expect_introspected(outcome, introspected, "it cannot be read (BadZipFile)")
 
 
-#: ``importlib.resources`` gives the package's cache file as a stream of twice the limit, with no size declared.
+#: ``importlib.resources`` gives the package's cache file as a stream of twice the limit, with no size declared;
+#: the module's loader is another importer's (a file's cache is read beside it, not as a resource).
 ENDLESS_RESOURCE = """
 import importlib.resources, io
+import pkg.tools
+
+
+class OtherImporter:
+    pass
+
+
+pkg.tools.__spec__.loader = OtherImporter()
 
 LENGTH = 2 * LIMIT
 MIB = bytes(1 << 20)
