@@ -33,7 +33,6 @@ import copy
 import functools
 import inspect
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any, Final
 
 from toolcall import _ir as ir
@@ -44,6 +43,7 @@ from toolcall._dispatch.coercers import Coercers, resolve_union_orders
 from toolcall._dispatch.kinds import as_dict
 from toolcall._dispatch.result import Err, Ok
 from toolcall._exceptions import MissingInjectedError
+from toolcall._records import Record, record, set_field
 from toolcall._wire.scalars import Fail
 
 __all__ = ["MissingInjectedError", "Binder", "Rejected", "generate", "prepare", "reason_of"]
@@ -60,8 +60,8 @@ class Rejected(Exception):
         self.error = error
 
 
-@dataclass(frozen=True)
-class Binder:
+@record(frozen=True, slots=True)
+class Binder(Record):
     """The generated functions of one tool."""
 
     #: ``run(args, context) -> Ok | Err``, the whole sync dispatch; ``None`` for an ``async def`` tool.
@@ -71,6 +71,20 @@ class Binder:
     is_async: bool
     thread: bool
     source: str
+
+    def __init__(
+        self,
+        run: Callable[[Any, Any], Ok[Any] | Err] | None,
+        bind: Callable[[Any, Any], tuple[tuple[Any, ...], dict[str, Any]]],
+        is_async: bool,
+        thread: bool,
+        source: str,
+    ) -> None:
+        set_field(self, "run", run)
+        set_field(self, "bind", bind)
+        set_field(self, "is_async", is_async)
+        set_field(self, "thread", thread)
+        set_field(self, "source", source)
 
 
 def reason_of(fail: Fail) -> errors.Reason:

@@ -6,7 +6,6 @@ The schema is read from the live class or asked of the provider here;
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from toolcall import _ir as ir
@@ -19,6 +18,7 @@ from toolcall._declarations.custom import (
     provider_instance,
 )
 from toolcall._exceptions import SchemaError
+from toolcall._records import Record, record, set_field
 from toolcall._rules import messages
 from toolcall._rules.custom_schemas import NONE_ARGUMENT, provider_coerces, schema_text
 
@@ -34,12 +34,16 @@ def self_described(cls: type[Any]) -> ir.CustomType | None:
     return ir.CustomType(class_ref(cls), _schema_json(schema, where), None, hasattr(cls, COERCE_ATTRIBUTE))
 
 
-@dataclass(frozen=True)
-class ProvidedType:
+@record(frozen=True, slots=True)
+class ProvidedType(Record):
     """A provider's answer for a class: the node and the provider class that gave it."""
 
     node: ir.CustomType
     provider: type[TypeProvider]
+
+    def __init__(self, node: ir.CustomType, provider: type[TypeProvider]) -> None:
+        set_field(self, "node", node)
+        set_field(self, "provider", provider)
 
 
 def from_providers(

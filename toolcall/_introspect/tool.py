@@ -18,7 +18,6 @@ from __future__ import annotations
 import inspect
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any, Final
 
 import typing_extensions as te
@@ -32,6 +31,7 @@ from toolcall._findings import Finding
 from toolcall._introspect.hints import function_hints
 from toolcall._introspect.metadata import declared_description
 from toolcall._introspect.types import Walker
+from toolcall._records import Record, record, set_field
 from toolcall._rules.defaults import default_for
 from toolcall._rules.descriptions import parameter_description
 from toolcall._rules.docstrings import ParsedDocstring, examples_of, parse_docstring
@@ -56,13 +56,18 @@ _KINDS: Final[dict[Any, ir.ParameterKind]] = {
 _NO_ANNOTATION: Final = object()
 
 
-@dataclass(frozen=True)
-class ToolParts:
+@record(frozen=True, slots=True)
+class ToolParts(Record):
     """The tool's IR with what the walk collected on the way."""
 
     tool: ir.Tool
     findings: tuple[Finding, ...]
     classes: Mapping[str, Any]
+
+    def __init__(self, tool: ir.Tool, findings: tuple[Finding, ...], classes: Mapping[str, Any]) -> None:
+        set_field(self, "tool", tool)
+        set_field(self, "findings", findings)
+        set_field(self, "classes", classes)
 
 
 def build_tool(declaration: ToolDeclaration) -> ToolParts:

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from toolcall import _ir as ir
+from toolcall._records import Record, record, set_field
 from toolcall._rules import messages
 from toolcall._rules.bounds import param_constraints
 
@@ -65,8 +65,8 @@ _LENGTHS: Final = frozenset({"min_length", "max_length"})
 _CONSTRAINT_FIELDS: Final = (*_NUMERIC, *_LENGTHS, "pattern")
 
 
-@dataclass(frozen=True)
-class Metadata:
+@record(frozen=True, slots=True)
+class Metadata(Record):
     """What the ``Annotated`` metadata of one annotation adds to its type.
 
     ``description`` is the last ``Param(description=...)`` given (``""``
@@ -80,6 +80,20 @@ class Metadata:
     string_integer: bool = False
     injected: bool = False
     problems: tuple[str, ...] = ()
+
+    def __init__(
+        self,
+        constraints: ir.Constraints = NO_CONSTRAINTS,
+        description: str | None = None,
+        string_integer: bool = False,
+        injected: bool = False,
+        problems: tuple[str, ...] = (),
+    ) -> None:
+        set_field(self, "constraints", constraints)
+        set_field(self, "description", description)
+        set_field(self, "string_integer", string_integer)
+        set_field(self, "injected", injected)
+        set_field(self, "problems", problems)
 
 
 #: The metadata of an annotation without any.

@@ -27,12 +27,12 @@ import enum
 import math
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from types import FunctionType
 from typing import Final, Union
 
 from toolcall import _ir as ir
 from toolcall._findings import DEFAULT, Finding
+from toolcall._records import Record, record, set_field
 from toolcall._rules import bounds, messages
 from toolcall._rules.type_rules import MAX_DEPTH
 from toolcall._wire.scalars import SCALARS
@@ -67,19 +67,28 @@ class NotJson(ValueError):
         self.finding: str = messages.default_not_json(what) if finding is None else finding
 
 
-@dataclass(frozen=True)
-class Defaulted:
+@record(frozen=True, slots=True)
+class Defaulted(Record):
     """The outcome of the default rules for one default."""
 
     default: ir.Default | None
     findings: tuple[Finding, ...] = ()
 
+    def __init__(self, default: ir.Default | None, findings: tuple[Finding, ...] = ()) -> None:
+        set_field(self, "default", default)
+        set_field(self, "findings", findings)
 
-@dataclass(frozen=True)
-class _Where:
+
+@record(frozen=True, slots=True)
+class _Where(Record):
     tool: str | None
     parameter: str | None
     path: tuple[str | int, ...]
+
+    def __init__(self, tool: str | None, parameter: str | None, path: tuple[str | int, ...]) -> None:
+        set_field(self, "tool", tool)
+        set_field(self, "parameter", parameter)
+        set_field(self, "path", path)
 
     def finding(self, message: str) -> Finding:
         return Finding(DEFAULT, message, self.tool, self.parameter, self.path)
@@ -234,18 +243,24 @@ def _fit_and_report(
     return Defaulted(ir.Default.of(fitted.value), findings)
 
 
-@dataclass(frozen=True)
-class Fit:
+@record(frozen=True, slots=True)
+class Fit(Record):
     """A default that fits its type; ``value`` is its wire spelling."""
 
     value: ir.JsonValue
 
+    def __init__(self, value: ir.JsonValue) -> None:
+        set_field(self, "value", value)
 
-@dataclass(frozen=True)
-class Misfit:
+
+@record(frozen=True, slots=True)
+class Misfit(Record):
     """A default outside its type's domain; ``reason`` completes "the default X ..."."""
 
     reason: str
+
+    def __init__(self, reason: str) -> None:
+        set_field(self, "reason", reason)
 
 
 _Result = Union[Fit, Misfit]

@@ -29,8 +29,9 @@ import functools
 import inspect
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Final
+
+from toolcall._records import Record, record, set_field
 
 if TYPE_CHECKING:
     import ast
@@ -87,8 +88,8 @@ _ADMONITION: Final = re.compile(
 _UNDERLINE: Final = re.compile(r"-{3,}\s*")
 
 
-@dataclass(frozen=True)
-class ParsedDocstring:
+@record(frozen=True, slots=True)
+class ParsedDocstring(Record):
     """What a function's docstring says.
 
     ``description`` is ``""`` when there is none. ``params`` maps each
@@ -96,8 +97,12 @@ class ParsedDocstring:
     docstring's order.
     """
 
-    description: str = ""
-    params: Mapping[str, str] = field(default_factory=dict)
+    description: str
+    params: Mapping[str, str]
+
+    def __init__(self, description: str, params: Mapping[str, str]) -> None:
+        set_field(self, "description", description)
+        set_field(self, "params", params)
 
 
 def clean_entry(text: str | None) -> str | None:
@@ -127,14 +132,26 @@ def description_of(text: str | None) -> str:
     return _read(text).description
 
 
-@dataclass(frozen=True)
-class _Read:
+@record(frozen=True, slots=True)
+class _Read(Record):
     """Everything the rules take from one docstring text, as immutable pairs in the docstring's order."""
 
     description: str = ""
     params: tuple[tuple[str, str], ...] = ()
     attributes: tuple[tuple[str, str], ...] = ()
     examples: str | None = None
+
+    def __init__(
+        self,
+        description: str = "",
+        params: tuple[tuple[str, str], ...] = (),
+        attributes: tuple[tuple[str, str], ...] = (),
+        examples: str | None = None,
+    ) -> None:
+        set_field(self, "description", description)
+        set_field(self, "params", params)
+        set_field(self, "attributes", attributes)
+        set_field(self, "examples", examples)
 
 
 _NOTHING: Final = _Read()
@@ -309,8 +326,8 @@ def field_docstrings(body: list[ast.stmt]) -> dict[str, str]:
     return docs
 
 
-@dataclass(frozen=True)
-class DocExamples:
+@record(frozen=True, slots=True)
+class DocExamples(Record):
     """The argument examples of a tool's ``Examples:`` section.
 
     ``examples`` holds each example as compact JSON text, keys in the order
@@ -320,6 +337,10 @@ class DocExamples:
 
     examples: tuple[str, ...] = ()
     problem: str | None = None
+
+    def __init__(self, examples: tuple[str, ...] = (), problem: str | None = None) -> None:
+        set_field(self, "examples", examples)
+        set_field(self, "problem", problem)
 
 
 def examples_of(text: str | None) -> DocExamples:

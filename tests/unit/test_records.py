@@ -17,10 +17,14 @@ from typing import Any
 import pytest
 
 from toolcall import _ir as ir
+from toolcall import _introspect
 from toolcall._cache import report, shapes
+from toolcall._dispatch.binder import Binder
 from toolcall._findings import Finding
+from toolcall._introspect import custom_types, tool
 from toolcall._records import Record
 from toolcall._render import definitions, profiles
+from toolcall._rules import annotated, defaults, docstrings
 
 CLASSES = sorted({*ir._NODE_CLASSES.values(), *ir._RECORD_CLASSES.values()}, key=lambda cls: cls.__name__)
 OTHER_RECORDS = (
@@ -32,6 +36,18 @@ OTHER_RECORDS = (
     report.Problem,
     definitions.Rendered,
     profiles.Profile,
+    docstrings.ParsedDocstring,
+    docstrings._Read,
+    docstrings.DocExamples,
+    defaults.Defaulted,
+    defaults._Where,
+    defaults.Fit,
+    defaults.Misfit,
+    annotated.Metadata,
+    _introspect.Introspected,
+    custom_types.ProvidedType,
+    tool.ToolParts,
+    Binder,
 )
 
 
