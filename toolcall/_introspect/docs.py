@@ -15,7 +15,7 @@ import linecache
 import re
 import sys
 import textwrap
-from typing import Any
+from typing import Any, Final
 
 from toolcall._annotations import signature
 from toolcall._rules import descriptions
@@ -114,15 +114,77 @@ def _source_docs(cls: type[Any]) -> dict[str, str]:
 
 
 def _class_node(cls: type[Any]) -> ast.ClassDef | None:
-    """The statement that defines ``cls``: from its module's parse, else (a class made twice) as ``inspect`` does."""
-    found = _module_classes(cls).get(cls.__qualname__, ())
+    """The statement that defines ``cls``: from its own lines, else its module's parse, else as ``inspect`` does."""
+    source = _source(cls)
+    if source is None:
+        return None
+    node = _own_lines_class(cls, *source)
+    if node is not None:
+        return node
+    found = _module_classes(*source).get(cls.__qualname__, ())
     if len(found) == 1:
         return found[0]
-    try:
+    try:  # a class made twice
         tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
     except (OSError, TypeError, SyntaxError):
         return None
     return next((n for n in tree.body if isinstance(n, ast.ClassDef)), None)
+
+
+def _source(cls: type[Any]) -> tuple[str, list[str]] | None:
+    """The source file of ``cls``'s module and its lines, or ``None`` when there is none."""
+    try:
+        file = inspect.getsourcefile(cls)
+    except TypeError:  # a built-in class
+        return None
+    if file is None:
+        return None
+    module = sys.modules.get(cls.__module__)
+    return file, linecache.getlines(file, vars(module) if module is not None else None)
+
+
+#: A line that starts a ``class`` statement, at any indentation.
+_CLASS_LINE: Final = re.compile(r"[ \t]*class[ \t]+(\w+)")
+#: The first characters of a line that cannot end a top-level class's body: indentation, a comment, nothing.
+_INSIDE: Final = frozenset(" \t#\r\n\x0c")
+
+# Source file -> the index of each line that starts a ``class`` statement, by class name.
+_CLASS_STARTS: dict[str, dict[str, list[int]]] = {}
+
+
+def _own_lines_class(cls: type[Any], file: str, lines: list[str]) -> ast.ClassDef | None:
+    """``cls``'s statement parsed from its own lines, when it is the only ``class`` line of its name, unindented.
+
+    Parsing a module of many tools whole costs milliseconds for each class
+    read. A line starting with a character that cannot go on a top-level
+    class's body ends it; a cut inside a string or brackets fails to parse,
+    and then the module is parsed whole. A ``class`` line inside a string
+    before it (quotes left open) is not trusted either.
+    """
+    if "." in cls.__qualname__:
+        return None
+    starts = _CLASS_STARTS.get(file)
+    if starts is None:
+        starts = {}
+        for index, line in enumerate(lines):
+            match = _CLASS_LINE.match(line)
+            if match is not None:
+                starts.setdefault(match[1], []).append(index)
+        _CLASS_STARTS[file] = starts
+    found = starts.get(cls.__qualname__, ())
+    if len(found) != 1 or not lines[found[0]].startswith("class"):
+        return None
+    start = found[0]
+    before = "".join(lines[:start])
+    if before.count('"""') % 2 or before.count("'''") % 2:
+        return None
+    end = next((i for i in range(start + 1, len(lines)) if lines[i][:1] not in _INSIDE), len(lines))
+    try:
+        body = ast.parse("".join(lines[start:end])).body
+    except (SyntaxError, ValueError):
+        return None
+    node = body[0] if len(body) == 1 else None
+    return node if isinstance(node, ast.ClassDef) and node.name == cls.__qualname__ else None
 
 
 # Source file -> each class statement of the module (not inside a function), by qualname. ``inspect.getsource``
@@ -131,17 +193,9 @@ def _class_node(cls: type[Any]) -> ast.ClassDef | None:
 _CLASSES: dict[str, dict[str, list[ast.ClassDef]]] = {}
 
 
-def _module_classes(cls: type[Any]) -> dict[str, list[ast.ClassDef]]:
-    try:
-        file = inspect.getsourcefile(cls)
-    except TypeError:  # a built-in class
-        return {}
-    if file is None:
-        return {}
+def _module_classes(file: str, lines: list[str]) -> dict[str, list[ast.ClassDef]]:
     classes = _CLASSES.get(file)
     if classes is None:
-        module = sys.modules.get(cls.__module__)
-        lines = linecache.getlines(file, vars(module) if module is not None else None)
         try:
             tree = ast.parse("".join(lines))
         except (SyntaxError, ValueError):
