@@ -2,7 +2,8 @@
 
 Production loads its caches at first use; every module imported there is
 start-up time, so the cache path must not pull in the runtime front end
-(``toolcall._introspect``, ``docstring_parser``), and a module read from a
+(``toolcall._introspect``, ``docstring_parser``), another provider's renderer
+or the code generator a first copy does without, and a module read from a
 file on disk finds its cache beside it without ``importlib.resources``.
 """
 
@@ -31,3 +32,5 @@ def test_serving_from_the_cache_imports_neither_introspection_nor_resources(tmp_
     assert "toolcall._cache.loader" in modules["new"]  # the cache was read at first use, not before
     assert not [name for name in modules["all"] if name.startswith("importlib.resources")]
     assert not [name for name in modules["new"] if name.startswith(("toolcall._introspect", "docstring_parser"))]
+    assert "toolcall._render.gemini" not in modules["new"]
+    assert "toolcall._dispatch.codegen" not in modules["new"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from typing import Any
 
@@ -57,3 +58,18 @@ def test_what_json_cannot_hold_is_refused_with_or_without_copies(copies: bool) -
     tool = s.tool("bounded", s.param("n", s.constrained(s.P("float"), ge=-math.inf)))
     rendered = render_variants(tool, VARIANTS, copies=copies)
     assert all(isinstance(variant, str) and "JSON" in variant for variant in rendered.values()), rendered
+
+
+@pytest.mark.parametrize("name", sorted(s.SAMPLES))
+def test_render_tool_without_copies_gives_the_same_json_text(name: str) -> None:
+    for provider, strict in VARIANTS:
+        try:
+            copied = render_tool(s.SAMPLES[name], provider, strict=strict)
+        except ValueError as exc:
+            with pytest.raises(ValueError) as raised:
+                render_tool(s.SAMPLES[name], provider, strict=strict, copies=False)
+            assert str(raised.value) == str(exc)
+            continue
+        shared = render_tool(s.SAMPLES[name], provider, strict=strict, copies=False)
+        assert json.dumps(shared.definition) == json.dumps(copied.definition)
+        assert shared.findings == copied.findings

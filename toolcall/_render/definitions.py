@@ -23,8 +23,6 @@ from toolcall._providers import PROVIDERS, variant_key
 from toolcall._records import Record, record, set_field
 from toolcall._render import envelopes, limits
 from toolcall._render.canonical import output_schema, parameters_schema
-from toolcall._render.gemini import NAME_PATTERN as GEMINI_NAME
-from toolcall._render.gemini import gemini_parameters
 from toolcall._render.losses import Losses
 from toolcall._render.openai import changes_with_items, with_items
 from toolcall._render.profiles import ANTHROPIC_STRICT, OPENAI_STRICT, Profile
@@ -67,14 +65,16 @@ class Rendered(Record):
         set_field(self, "findings", findings)
 
 
-def render_tool(tool: ir.Tool, provider: str, *, strict: bool = False) -> Rendered:
+def render_tool(tool: ir.Tool, provider: str, *, strict: bool = False, copies: bool = True) -> Rendered:
     """Render ``tool`` for ``provider`` (one of ``PROVIDER_NAMES``).
 
     Raises ``ValueError`` for an unknown provider, for ``gemini`` with
-    ``strict=True``, and when the tool breaks a hard provider limit.
+    ``strict=True``, and when the tool breaks a hard provider limit. With
+    ``copies=False`` the definition may share dicts with the passes that
+    made it: for a caller that copies it at once (a toolset's read-only form).
     """
     _check_provider(provider)
-    return _render(_Shared(tool), provider, strict)
+    return _render(_Shared(tool, copies=copies), provider, strict)
 
 
 def render_variants(
@@ -236,10 +236,12 @@ _ENVELOPES: Final[dict[str, Callable[[_Shared, ir.Tool, Schema, bool], dict[str,
 
 
 def _gemini(shared: _Shared, strict: bool) -> Rendered:
+    from toolcall._render.gemini import NAME_PATTERN, gemini_parameters  # only Gemini's users pay for it
+
     tool = shared.tool
     if strict:
         check_variant("gemini", strict)
-    if GEMINI_NAME.fullmatch(tool.name) is None:
+    if NAME_PATTERN.fullmatch(tool.name) is None:
         raise ProviderError(
             "function names start with a letter or '_', then letters, digits, '_', '.', ':' or '-' (at most 64); "
             'rename it with @tool(name="...")'

@@ -20,9 +20,10 @@ form instead.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
-from toolcall._dispatch.codegen import CodeBuilder
+if TYPE_CHECKING:
+    from toolcall._dispatch.codegen import CodeBuilder
 
 __all__ = ["MAX_LITERAL_DEPTH", "MAX_LITERAL_NODES", "copier", "node_count", "plain_copy"]
 
@@ -43,6 +44,8 @@ def plain_copy(value: Any) -> Any:
 
 def copier(shared: list[Any]) -> Callable[[], list[Any]]:
     """A function returning a fresh, independent plain copy of ``shared`` (JSON data) on every call."""
+    from toolcall._dispatch.codegen import CodeBuilder  # a process that copies once, with plain_copy, never needs it
+
     source = CodeBuilder("<toolcall emit>", {"_copy": plain_copy})
     budget = MAX_LITERAL_NODES
     spelled = []
@@ -93,7 +96,7 @@ def _spell(value: Any, depth: int, source: CodeBuilder) -> str:
 def _scalar(value: Any, source: CodeBuilder) -> str:
     """A literal for a plain JSON scalar; the name of a namespace constant for anything else."""
     try:
-        return CodeBuilder.literal(value)
+        return source.literal(value)
     except (TypeError, ValueError):  # not a plain scalar; an int too long for ``repr``
         return source.constant(value)
 

@@ -147,7 +147,7 @@ class LoadedTool:
         from toolcall._findings import warn_findings
         from toolcall._render.definitions import render_tool
 
-        rendered = render_tool(self.ir, provider, strict=strict)
+        rendered = render_tool(self.ir, provider, strict=strict, copies=False)  # read_only copies it
         warn_findings(rendered.findings, stacklevel=8)
         definition: dict[str, Any] = read_only(rendered.definition)  # shared by every toolset that holds the tool
         return definition
