@@ -27,7 +27,7 @@ from toolcall import Param
 from toolcall import _ir as ir
 from toolcall._cache import file_format
 from toolcall._cache.constants import MAX_DEPTH, MalformedCacheError
-from toolcall._cache.loader import live_fingerprint
+from toolcall._cache.loader import _same_signature, live_fingerprint
 from toolcall._cache.shapes import CachedEntry, SourceRecord, check_entries, check_sources
 from toolcall._declarations.tool import declaration_of
 from toolcall._introspect import introspect
@@ -194,7 +194,7 @@ def test_a_valid_content_passes_and_gives_each_entry() -> None:
     assert entries[WEATHER] == CachedEntry(
         name="get_weather",
         qualname="get_weather",
-        fingerprint=live(get_weather),
+        fingerprint=None,
         sources=(MODULE,),
         tool=introspected(get_weather),
         refused=None,
@@ -205,7 +205,9 @@ def test_a_valid_content_passes_and_gives_each_entry() -> None:
     assert entries[PING].qualname == "ping_tool"
     assert entries[PING].tool == introspected(ping_tool)
     for function, entry in zip(TOOLS, entries, strict=False):
-        assert entry.fingerprint == live(function)
+        assert entry.tool is not None
+        assert entry.fingerprint is None  # a described entry's shape is its IR's
+        assert file_format.entry_fingerprint(entry.tool) == live(function)
     assert entries[BROKEN] == CachedEntry("broken", "broken", "d" * 32, (), None, "toolcall-type: no schema")
 
 
@@ -230,7 +232,7 @@ def test_a_content_of_refused_entries_only_passes() -> None:
     ]
 
 
-def test_an_entry_is_named_and_fingerprinted_by_its_ir() -> None:
+def test_an_entry_is_named_and_shaped_by_its_ir() -> None:
     content = valid()
     edit_ir(
         content,
@@ -240,29 +242,34 @@ def test_an_entry_is_named_and_fingerprinted_by_its_ir() -> None:
         ),
     )
     entry = check(content)[WEATHER]
-    assert (entry.name, entry.qualname) == ("forecast", "Weather.forecast")
-    assert entry.fingerprint == file_format.fingerprint(
-        "forecast",
-        "Weather.forecast",
-        [
-            ("town", "positional_or_keyword", False),
-            ("days", "positional_or_keyword", True),
-            ("unit", "positional_or_keyword", True),
-            ("mood", "positional_or_keyword", True),
-        ],
-    )
+    assert (entry.name, entry.qualname, entry.fingerprint) == ("forecast", "Weather.forecast", None)
+    assert entry.tool is not None
+    assert file_format.ir_parameters(entry.tool) == [
+        ("town", "positional_or_keyword", False),
+        ("days", "positional_or_keyword", True),
+        ("unit", "positional_or_keyword", True),
+        ("mood", "positional_or_keyword", True),
+    ]
 
 
-def test_a_changed_signature_changes_the_fingerprint_of_the_entry() -> None:
-    """The loader compares an entry's fingerprint with the live function's: it follows the IR alone."""
+def test_a_changed_signature_is_seen_from_the_ir_alone() -> None:
+    """The loader compares an entry's signature shape with the live function's: it follows the IR alone."""
+    declaration = declaration_of(get_weather)
+    assert declaration is not None
     content = valid()
     edit_ir(content, WEATHER, lambda tool: with_parameter(tool, 1, required=True))  # days: as if its default went
-    entry = check(content)[WEATHER]
-    assert entry.tool is not None
-    assert entry.fingerprint == file_format.entry_fingerprint(entry.tool) != live(get_weather)
+    assert not _same_signature(check(content)[WEATHER], declaration)
     content = valid()
     edit_ir(content, WEATHER, lambda tool: dataclasses.replace(tool, description="Another description."))
-    assert check(content)[WEATHER].fingerprint == live(get_weather)  # not a signature change
+    assert _same_signature(check(content)[WEATHER], declaration)  # not a signature change
+
+
+def test_a_refused_entry_is_compared_by_its_fingerprint() -> None:
+    declaration = declaration_of(get_weather)
+    assert declaration is not None
+    refused = CachedEntry("get_weather", "get_weather", live(get_weather), (), None, "toolcall-type: no schema")
+    assert _same_signature(refused, declaration)
+    assert not _same_signature(dataclasses.replace(refused, fingerprint="d" * 32), declaration)
 
 
 def test_the_valid_content_exercises_what_is_checked() -> None:

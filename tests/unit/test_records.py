@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from toolcall import _ir as ir
 from toolcall import _introspect
+from toolcall import _ir as ir
 from toolcall._cache import report, shapes
 from toolcall._dispatch.binder import Binder
 from toolcall._findings import Finding

@@ -125,7 +125,7 @@ def _entry(declaration: ToolDeclaration) -> tuple[CachedEntry | None, Problem | 
     if entry.refused is not None:
         text = f"the mypy plugin could not describe tool {declaration.name!r} ({entry.refused})"
         return None, Problem("refused", text)
-    if entry.name != declaration.name or entry.fingerprint != live_fingerprint(declaration):
+    if entry.name != declaration.name or not _same_signature(entry, declaration):
         return None, Problem("stale", f"the signature of tool {declaration.name!r} changed")
     changed = sorted(module.changed.intersection(entry.sources))
     if changed:
@@ -315,8 +315,25 @@ def _find_in(module: str, path: Any) -> Any:
     return None
 
 
+def _same_signature(entry: CachedEntry, declaration: ToolDeclaration) -> bool:
+    """Whether the live function has the signature shape the entry was written for (its qualname is the tool's).
+
+    A described entry's shape is its IR's, compared as it is; a refused
+    entry has only the digest of its shape.
+    """
+    shape = live_shape(declaration)
+    if entry.tool is not None:
+        return file_format.ir_parameters(entry.tool) == shape
+    return entry.fingerprint == file_format.fingerprint(declaration.name, declaration.qualname, shape)
+
+
 def live_fingerprint(declaration: ToolDeclaration) -> str:
     """The signature fingerprint of the live function, from its code object (no introspection)."""
+    return file_format.fingerprint(declaration.name, declaration.qualname, live_shape(declaration))
+
+
+def live_shape(declaration: ToolDeclaration) -> list[tuple[str, str, bool]]:
+    """The signature shape of the live function (as ``file_format.fingerprint`` takes it), from its code object."""
     function: Any = declaration.function
     while hasattr(function, "__wrapped__"):  # functools.wraps: the signature callers see
         function = function.__wrapped__
@@ -337,4 +354,4 @@ def live_fingerprint(declaration: ToolDeclaration) -> str:
     if code.co_flags & _CO_VARKEYWORDS:
         index = positional + code.co_kwonlyargcount + (1 if code.co_flags & 0x04 else 0)
         shape.append((code.co_varnames[index], "var_keyword", True))
-    return file_format.fingerprint(declaration.name, declaration.qualname, shape)
+    return shape

@@ -59,7 +59,6 @@ from typing import Any, Final, TypeVar
 
 from toolcall import _ir as ir
 from toolcall._cache.constants import DIGEST_HEX, MAX_DEPTH, MalformedCacheError
-from toolcall._cache.file_format import entry_fingerprint
 from toolcall._findings import DEFAULT, EXAMPLE, PARAM, TYPE, Finding, FindingCode
 from toolcall._records import Record, record, set_field
 
@@ -110,15 +109,16 @@ class SourceRecord(Record):
 class CachedEntry(Record):
     """One checked tool entry, in the order of the file.
 
-    ``tool`` is the decoded IR, and the fingerprint follows from it;
-    ``findings`` are what introspecting the tool warns, in order. A
-    refused entry has only its names, its fingerprint and the plugin's
-    ``refused`` message: ``sources`` is empty, ``tool`` is ``None``.
+    ``tool`` is the decoded IR, whose parameters give the signature shape
+    (``fingerprint`` is ``None``); ``findings`` are what introspecting the
+    tool warns, in order. A refused entry has only its names, its
+    fingerprint and the plugin's ``refused`` message: ``sources`` is empty,
+    ``tool`` is ``None``.
     """
 
     name: str
     qualname: str
-    fingerprint: str
+    fingerprint: str | None
     sources: tuple[str, ...]
     tool: ir.Tool | None
     refused: str | None
@@ -128,7 +128,7 @@ class CachedEntry(Record):
         self,
         name: str,
         qualname: str,
-        fingerprint: str,
+        fingerprint: str | None,
         sources: tuple[str, ...],
         tool: ir.Tool | None,
         refused: str | None,
@@ -323,7 +323,7 @@ def _entry(
     tool, nodes = _tool(raw["ir"], f"{where}: 'ir'", module, shared)
     entry_sources = _entry_sources(raw["sources"], where, module, sources)
     findings = _findings(raw["findings"], where, tool) if "findings" in raw else ()
-    return CachedEntry(tool.name, tool.qualname, entry_fingerprint(tool), entry_sources, tool, None, findings), nodes
+    return CachedEntry(tool.name, tool.qualname, None, entry_sources, tool, None, findings), nodes
 
 
 def _findings(raw_findings: Any, where: str, tool: ir.Tool) -> tuple[Finding, ...]:
