@@ -182,13 +182,27 @@ def _read_text(text: str) -> _Read:
     return _Read(_description(parsed), tuple(params.items()), tuple(attributes.items()), examples)
 
 
+#: What an entry of a style needs in the text: NumPy's a title underlined with dashes (or ``.. deprecated::``),
+#: Epydoc's a line starting ``@``. A text without them cannot give that style an entry.
+_NUMPY_MARKS: Final = ("---", "::")
+_EPYDOC_MARKS: Final = ("@",)
+
+
 def _parse(text: str) -> Any:
     """docstring_parser's parse in the style that reads the most entries, with toolcall's Google sections."""
     from docstring_parser import ParseError, epydoc, numpydoc, rest  # only the introspection path pays for it
 
     results = []
     # docstring_parser.parse's styles and order (the first with the most entries wins), Google's sections added.
-    for parse in (rest.parse, _google, numpydoc.parse, epydoc.parse):
+    # A style that cannot read an entry is skipped once one has been read: it could not win (ties go to the first).
+    for parse, marks in (
+        (rest.parse, ()),
+        (_google, ()),
+        (numpydoc.parse, _NUMPY_MARKS),
+        (epydoc.parse, _EPYDOC_MARKS),
+    ):
+        if marks and results and not any(mark in text for mark in marks):
+            continue
         try:
             results.append(parse(text))
         except ParseError:
