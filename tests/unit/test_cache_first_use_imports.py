@@ -2,9 +2,10 @@
 
 Production loads its caches at first use; every module imported there is
 start-up time, so the cache path must not pull in the runtime front end
-(``toolcall._introspect``, ``docstring_parser``), another provider's renderer
-or the code generator a first copy does without, and a module read from a
-file on disk finds its cache beside it without ``importlib.resources``.
+(``toolcall._introspect``, ``docstring_parser``), another provider's renderer,
+the strict pass a plain rendering does without, the cache writer's layout or
+the code generator a first copy does without, and a module read from a file
+on disk finds its cache beside it without ``importlib.resources``.
 """
 
 from __future__ import annotations
@@ -32,5 +33,10 @@ def test_serving_from_the_cache_imports_neither_introspection_nor_resources(tmp_
     assert "toolcall._cache.loader" in modules["new"]  # the cache was read at first use, not before
     assert not [name for name in modules["all"] if name.startswith("importlib.resources")]
     assert not [name for name in modules["new"] if name.startswith(("toolcall._introspect", "docstring_parser"))]
-    assert "toolcall._render.gemini" not in modules["new"]
-    assert "toolcall._dispatch.codegen" not in modules["new"]
+    unused = {
+        "toolcall._render.gemini",
+        "toolcall._render.strict",
+        "toolcall._cache.layout",
+        "toolcall._dispatch.codegen",
+    }
+    assert unused.isdisjoint(modules["new"])

@@ -66,7 +66,6 @@ from typing import TYPE_CHECKING, Any, Final
 
 from toolcall import _ir as ir
 from toolcall._cache.constants import CACHE_DIR, CACHE_FORMAT, DIGEST_HEX, IR_VERSION
-from toolcall._cache.layout import laid_out
 
 if TYPE_CHECKING:
     from toolcall._cache.layout import Shape
@@ -139,6 +138,8 @@ def dumps(content: dict[str, Any]) -> str:
     ``\\udcff``, with one more key, ``content_sha256``: the digest of the text
     without that line.
     """
+
+    from toolcall._cache.layout import laid_out  # the writer's: a process that only reads caches never needs it
 
     text = _escape_surrogates(laid_out(content, _LAYOUT) + "\n")
     at = text.index(_FORMAT_LINE)

@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from functools import cached_property
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from toolcall import _ir as ir
 from toolcall._exceptions import ProviderError, UnknownProviderError
@@ -25,9 +25,10 @@ from toolcall._render import envelopes, limits
 from toolcall._render.canonical import output_schema, parameters_schema
 from toolcall._render.losses import Losses
 from toolcall._render.openai import changes_with_items, with_items
-from toolcall._render.profiles import ANTHROPIC_STRICT, OPENAI_STRICT, Profile
 from toolcall._render.schema import Schema
-from toolcall._render.strict import strict_schema
+
+if TYPE_CHECKING:
+    from toolcall._render.profiles import Profile
 
 __all__ = [
     "PROVIDER_NAMES",
@@ -179,11 +180,15 @@ class _Shared:
     @cached_property
     def openai_strict(self) -> _StrictPass:
         """The OpenAI strict pass, the same for Chat Completions, Responses and MCP."""
+        from toolcall._render.profiles import OPENAI_STRICT
+
         return _strict(self.tool, self.canonical, OPENAI_STRICT)
 
     @cached_property
     def anthropic_strict(self) -> _StrictPass:
         """The Anthropic strict pass."""
+        from toolcall._render.profiles import ANTHROPIC_STRICT
+
         return _strict(self.tool, self.canonical, ANTHROPIC_STRICT)
 
     @cached_property
@@ -203,6 +208,10 @@ class _Shared:
 
 def _strict(tool: ir.Tool, canonical: Schema, profile: Profile) -> _StrictPass:
     """The strict schema, or the canonical one with the reasons it cannot be strict."""
+    # The strict pass and its profiles load with the first strict variant: plain renderings never need them.
+    from toolcall._render.profiles import OPENAI_STRICT
+    from toolcall._render.strict import strict_schema
+
     losses = Losses(tool)
     schema = strict_schema(canonical, profile, losses)
     if profile is OPENAI_STRICT and not losses.fallbacks:

@@ -192,7 +192,7 @@ def _parse(text: str) -> Any:
     """docstring_parser's parse in the style that reads the most entries, with toolcall's Google sections."""
     from docstring_parser import ParseError, epydoc, numpydoc, rest  # only the introspection path pays for it
 
-    results = []
+    results: list[Any] = []
     # docstring_parser.parse's styles and order (the first with the most entries wins), Google's sections added.
     # A style that cannot read an entry is skipped once one has been read: it could not win (ties go to the first).
     for parse, marks in (
