@@ -177,7 +177,8 @@ def _read_resource(name: str, spec: Any, origin: Path) -> bytes | None:
 
 
 def _cache_bytes(name: str, spec: Any, origin: Path) -> bytes | None:
-    if isinstance(spec.loader, SourceFileLoader) or not (package := _package(name, spec, origin)):
+    package = name if origin.stem == "__init__" else spec.parent  # whose resources hold the cache
+    if isinstance(spec.loader, SourceFileLoader) or not package:
         # A file on disk, or a top-level module: the cache is beside it, where the plugin wrote it, whatever
         # the package's path says (and importlib.resources, a millisecond to import, is not needed).
         return read_file(file_format.cache_path(origin))
@@ -188,12 +189,6 @@ def _cache_bytes(name: str, spec: Any, origin: Path) -> bytes | None:
     anchor = sys.modules.get(package, package)
     target = resources.files(anchor).joinpath(file_format.CACHE_DIR).joinpath(f"{origin.stem}.json")
     return read_file(target) if isinstance(target, Path) else read_resource(target)
-
-
-def _package(name: str, spec: Any, origin: Path) -> str | None:
-    """The package whose resources hold the module's cache: the module itself for an ``__init__``."""
-    package: str | None = name if origin.stem == "__init__" else (spec.parent or None)
-    return package
 
 
 def _parsed(data: bytes, name: str) -> _ModuleCache:
@@ -321,10 +316,9 @@ def _same_signature(entry: CachedEntry, declaration: ToolDeclaration) -> bool:
     A described entry's shape is its IR's, compared as it is; a refused
     entry has only the digest of its shape.
     """
-    shape = live_shape(declaration)
     if entry.tool is not None:
-        return file_format.ir_parameters(entry.tool) == shape
-    return entry.fingerprint == file_format.fingerprint(declaration.name, declaration.qualname, shape)
+        return file_format.ir_parameters(entry.tool) == live_shape(declaration)
+    return entry.fingerprint == live_fingerprint(declaration)
 
 
 def live_fingerprint(declaration: ToolDeclaration) -> str:
