@@ -77,8 +77,10 @@ def _unresolved_names(value: Any) -> set[str]:
 def _names_in(text: str) -> set[str]:
     import ast
 
+    from toolcall._ast_parse import parse_expression
+
     try:
-        tree = ast.parse(text, mode="eval")
+        tree = parse_expression(text)
     except SyntaxError:
         return set()
     return {node.id for node in ast.walk(tree) if isinstance(node, ast.Name)}

@@ -18,6 +18,7 @@ import textwrap
 from typing import Any, Final
 
 from toolcall._annotations import signature
+from toolcall._ast_parse import class_source, parse_module
 from toolcall._rules import descriptions
 from toolcall._rules.docstrings import attribute_docs, field_docstrings
 
@@ -125,7 +126,7 @@ def _class_node(cls: type[Any]) -> ast.ClassDef | None:
     if len(found) == 1:
         return found[0]
     try:  # a class made twice
-        tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
+        tree = parse_module(textwrap.dedent(class_source(cls)))
     except (OSError, TypeError, SyntaxError):
         return None
     return next((n for n in tree.body if isinstance(n, ast.ClassDef)), None)
@@ -180,7 +181,7 @@ def _own_lines_class(cls: type[Any], file: str, lines: list[str]) -> ast.ClassDe
         return None
     end = next((i for i in range(start + 1, len(lines)) if lines[i][:1] not in _INSIDE), len(lines))
     try:
-        body = ast.parse("".join(lines[start:end])).body
+        body = parse_module("".join(lines[start:end])).body
     except (SyntaxError, ValueError):
         return None
     node = body[0] if len(body) == 1 else None
@@ -197,7 +198,7 @@ def _module_classes(file: str, lines: list[str]) -> dict[str, list[ast.ClassDef]
     classes = _CLASSES.get(file)
     if classes is None:
         try:
-            tree = ast.parse("".join(lines))
+            tree = parse_module("".join(lines))
         except (SyntaxError, ValueError):
             tree = ast.Module(body=[], type_ignores=[])
         classes = {}
