@@ -18,7 +18,7 @@ import pytest
 
 from toolcall import _introspect
 from toolcall import _ir as ir
-from toolcall._cache import report, shapes
+from toolcall._cache import loader, report, shapes
 from toolcall._dispatch.binder import Binder
 from toolcall._findings import Finding
 from toolcall._introspect import custom_types, tool
@@ -30,6 +30,7 @@ CLASSES = sorted({*ir._NODE_CLASSES.values(), *ir._RECORD_CLASSES.values()}, key
 OTHER_RECORDS = (
     Finding,
     shapes.SourceRecord,
+    loader.CachedTool,
     shapes.CachedEntry,
     shapes._Expansion,
     shapes._SharedTypes,

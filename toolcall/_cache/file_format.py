@@ -147,7 +147,8 @@ def dumps(content: dict[str, Any]) -> str:
     return f'{text[:at]}{_SEAL.decode()}{seal}",{text[at:]}'
 
 
-_SURROGATE: Final = re.compile("[\ud800-\udfff]")
+#: A lone surrogate; compiled by ``re`` on first use (a text with one is rare, and import time is start-up).
+_SURROGATE: Final = "[\ud800-\udfff]"
 
 
 def _escape_surrogates(text: str) -> str:
@@ -155,7 +156,7 @@ def _escape_surrogates(text: str) -> str:
     try:
         text.encode()
     except UnicodeEncodeError:
-        return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+        return re.sub(_SURROGATE, lambda match: f"\\u{ord(match.group()):04x}", text)
     return text
 
 

@@ -26,16 +26,16 @@ deployment mistake); ``off`` ignores caches.
 from __future__ import annotations
 
 import json
-import os
 import sys
 from importlib.machinery import SourceFileLoader
 from pathlib import Path
 from types import CodeType
-from typing import TYPE_CHECKING, Any, Final, NamedTuple
+from typing import TYPE_CHECKING, Any, Final
 
 from toolcall import _ir as ir
 from toolcall._cache import file_format, report
 from toolcall._cache.constants import CACHE_FORMAT, IR_VERSION, MalformedCacheError
+from toolcall._cache.mode import cache_mode
 from toolcall._cache.reading import MAX_FILE_BYTES, read_file, read_resource
 from toolcall._cache.refs import resolve_refs
 from toolcall._cache.report import Problem
@@ -43,13 +43,13 @@ from toolcall._cache.shapes import CachedEntry, SourceRecord, check_entries, che
 from toolcall._exceptions import CacheRequiredError
 from toolcall._findings import Finding
 from toolcall._once import OnceMap
+from toolcall._records import Record, record, set_field
 
 if TYPE_CHECKING:
     from toolcall._declarations.tool import ToolDeclaration
 
 __all__ = ["MAX_FILE_BYTES", "CachedTool", "cache_entry", "live_fingerprint"]
 
-_MODES: Final = ("auto", "require", "off")
 _CO_VARKEYWORDS: Final = 0x08
 
 
@@ -76,7 +76,8 @@ _MODULES: OnceMap[str, _ModuleCache] = OnceMap()
 _SOURCES: dict[tuple[str, SourceRecord], bool] = {}
 
 
-class CachedTool(NamedTuple):
+@record(frozen=True, slots=True)
+class CachedTool(Record):
     """A tool as its current cache entry gives it: the IR, the classes it names (resolved, checked), its findings.
 
     ``findings`` are what introspecting the tool warns, in the same order and words.
@@ -86,10 +87,15 @@ class CachedTool(NamedTuple):
     classes: dict[str, Any]
     findings: tuple[Finding, ...] = ()
 
+    def __init__(self, tool: ir.Tool, classes: dict[str, Any], findings: tuple[Finding, ...] = ()) -> None:
+        set_field(self, "tool", tool)
+        set_field(self, "classes", classes)
+        set_field(self, "findings", findings)
+
 
 def cache_entry(declaration: ToolDeclaration) -> CachedTool | None:
     """The tool from its current cache entry, or ``None`` to introspect it (``RuntimeError`` under ``require``)."""
-    mode = _mode()
+    mode = cache_mode()
     if mode == "off" or "<locals>" in declaration.qualname:
         return None  # a tool made inside a function is never in a module's cache
     entry, problem = _entry(declaration)
@@ -105,13 +111,6 @@ def cache_entry(declaration: ToolDeclaration) -> CachedTool | None:
     if problem.kind != "missing" or sys.flags.optimize >= 2:  # a missing file is the dev loop, but -OO loses text
         report.warn_once(declaration.module, problem, _problems_of_others)
     return None
-
-
-def _mode() -> str:
-    mode = os.environ.get("TOOLCALL_CACHE", "auto").strip().lower() or "auto"
-    if mode not in _MODES:
-        raise RuntimeError(f"TOOLCALL_CACHE={mode!r}: use one of {', '.join(_MODES)}")
-    return mode
 
 
 def _entry(declaration: ToolDeclaration) -> tuple[CachedEntry | None, Problem | None]:

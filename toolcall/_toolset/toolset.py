@@ -159,10 +159,14 @@ def load_tool(declaration: ToolDeclaration) -> LoadedTool:
 
 
 def _load(declaration: ToolDeclaration) -> LoadedTool:
-    from toolcall._cache.loader import cache_entry
+    from toolcall._cache.mode import cache_mode
     from toolcall._findings import warn_findings
 
-    cached = cache_entry(declaration)
+    cached = None
+    if cache_mode() != "off":  # off: the cache's reader is not even imported
+        from toolcall._cache.loader import cache_entry
+
+        cached = cache_entry(declaration)
     if cached is not None:
         # What introspection would warn, the plugin recorded: the same warnings either way.
         warn_findings(cached.findings, stacklevel=8)

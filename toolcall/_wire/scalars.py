@@ -205,11 +205,17 @@ def _parsed(code: str, parse: Any) -> Any:
 # The JSON Schema "uuid" format (RFC 4122): the dashed 36-character form of
 # ASCII hex digits. ``uuid.UUID`` alone also takes braces, a "urn:uuid:"
 # prefix, and (through ``int``) "+", "_", spaces and non-ASCII digits.
-_UUID: Final = re.compile(r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}")
+_UUID: Final = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+
+
+@functools.cache
+def _uuid_pattern() -> re.Pattern[str]:
+    """``_UUID``, compiled on the first UUID parsed rather than at import."""
+    return re.compile(_UUID)
 
 
 def _parse_uuid(text: str) -> uuid.UUID:
-    if _UUID.fullmatch(text) is None:
+    if _uuid_pattern().fullmatch(text) is None:
         raise ValueError("not a dashed UUID")
     return uuid.UUID(text)
 
