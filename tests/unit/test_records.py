@@ -86,6 +86,29 @@ def test_init_takes_the_fields_in_order_with_their_defaults(cls: type[Any]) -> N
     assert cls.__slots__ == tuple(f.name for f in dataclasses.fields(cls))
 
 
+def dataclass_fields(cls: type[Any]) -> list[tuple[Any, ...]]:
+    """Every ``Field`` attribute ``dataclasses.fields`` shows, private marker included, for each field."""
+    attributes = ("name", "type", "default", "default_factory", "init", "repr", "hash", "compare", "kw_only")
+    return [(*(getattr(f, a) for a in attributes), f._field_type) for f in dataclasses.fields(cls)]  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("cls", [*CLASSES, *OTHER_RECORDS], ids=lambda cls: cls.__name__)
+def test_fields_are_what_dataclass_records_for_the_same_class_body(cls: type[Any]) -> None:
+    own = {f.name: f for f in dataclasses.fields(cls) if f.name in vars(cls)["__annotations__"]}
+    body = {
+        "__annotations__": vars(cls)["__annotations__"],  # the text the class body wrote, ClassVars included
+        "__module__": cls.__module__,  # where dataclass looks up ``ClassVar`` in that text
+        **{name: f if not f.init else f.default for name, f in own.items() if f.default is not dataclasses.MISSING},
+        **{name: f for name, f in own.items() if not f.init},
+        **{name: vars(cls)[name] for name in dir(cls) if name == "kind" and name in vars(cls)},  # a ClassVar
+    }
+    made = dataclasses.dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)(
+        type(cls.__name__, (), body)
+    )
+    assert dataclass_fields(cls) == dataclass_fields(made)
+    assert cls.__slots__ == made.__slots__
+
+
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: cls.__name__)
 def test_methods_agree_with_a_generated_frozen_dataclass(cls: type[Any]) -> None:
     ours, other = sample(cls), sample(cls, "2")
