@@ -188,6 +188,11 @@ class Walker(RecursionTracker):
             raise self.fail(messages.nests_too_deep(type_name(tp)))
         self._depth += 1
         try:
+            # A plain primitive class (most parameters are ``str``, ``int``...) is what every handler before
+            # ``_class`` passes over: answered here, without asking each.
+            primitive = _PRIMITIVES.get(tp) if type(tp) is type else None
+            if primitive is not None:
+                return ir.Primitive(primitive)
             for handler in _HANDLERS:
                 node = handler(self, tp)
                 if node is not None:

@@ -1,0 +1,182 @@
+"""A function's resolved annotations are ``typing.get_type_hints``' on every kind of annotation, whichever way is taken.
+
+``function_hints`` evaluates the common case itself (postponed texts that
+evaluate to settled types) and leaves the rest to ``get_type_hints``; both
+ways must give the same hints, in the same order, or the same error. Shown
+on every tool of the test corpus and of a generated corpus of realistic
+modules, and on annotations chosen to need ``get_type_hints``' own work.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import textwrap
+import typing
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests import corpus
+from tests.corpus_gen import write_corpus
+from toolcall._declarations.tool import module_tools
+from toolcall._exceptions import SchemaError
+from toolcall._introspect import hints
+from toolcall._introspect.hints import function_hints
+
+
+def outcome(resolve: Any, fn: Any) -> tuple[str, ...]:
+    """What resolving ``fn``'s hints gives: each name and value's repr, in order, or the error's kind."""
+    try:
+        resolved = resolve(fn)
+    except (NameError, SchemaError):
+        return ("unresolved",)
+    except Exception as exc:
+        return (f"error {type(exc).__name__}",)
+    return tuple(f"{name}: {value!r}" for name, value in resolved.items())
+
+
+def reference(fn: Any) -> dict[str, Any]:
+    return typing.get_type_hints(fn, include_extras=True)
+
+
+def tools_of(modules: list[str]) -> Iterator[Any]:
+    for name in modules:
+        importlib.import_module(name)
+        yield from (declaration.function for declaration in module_tools(name))
+
+
+def assert_same(functions: list[Any]) -> int:
+    """Both ways agree on each function; how many took the shorter way."""
+    shorter = 0
+    for fn in functions:
+        expected = outcome(reference, fn)
+        assert outcome(function_hints, fn) == expected, fn.__qualname__
+        if hints._settled_hints(fn) is not None:
+            shorter += 1
+            assert hints._settled_hints(fn) == reference(fn)
+    return shorter
+
+
+def test_every_corpus_tool_gets_the_hints_get_type_hints_gives() -> None:
+    functions = list(tools_of(list(corpus.MODULES)))
+    assert len(functions) > 40
+    assert 0 < assert_same(functions) < len(functions)  # both ways are taken
+
+
+def test_a_generated_corpus_of_realistic_modules_gets_the_same_hints(tmp_path: Path) -> None:
+    written = write_corpus(tmp_path, modules=120, seed=7)
+    sys.path.insert(0, str(tmp_path))
+    try:
+        functions = list(tools_of(list(written.modules)))
+        assert len(functions) == written.tools
+        assert assert_same(functions) > len(functions) // 4  # the modules under postponed annotations
+    finally:
+        sys.path.remove(str(tmp_path))
+        for name in [m for m in sys.modules if m == written.package or m.startswith(f"{written.package}.")]:
+            del sys.modules[name]
+
+
+#: Annotations that ``get_type_hints`` must resolve, refuse or keep in its own way; each is one parameter's.
+UNUSUAL = [
+    "int",
+    "None",
+    "'int'",  # a text inside the text: resolved again
+    "list['Later']",
+    "typing.List['Later']",
+    "dict[str, 'Later']",
+    "list[Later] | None",
+    "Later",
+    "Missing",
+    "list[Missing]",
+    "typing.Optional",
+    "typing.Union",
+    "typing.ClassVar[int]",
+    "typing.Final[int]",
+    "typing.Final",
+    "typing.Generic",
+    "typing.Protocol",
+    "typing.Any",
+    "typing.NoReturn",
+    "typing.Literal['a', 'b']",
+    "typing.Literal['Later']",
+    "typing.Annotated[int, 'Later']",
+    "typing.Annotated['Later', 3]",
+    "typing.Callable[[int], str]",
+    "tuple[int, ...]",
+    "tuple[()]",
+    "(int, str)",
+    "3",
+    "T",
+    "list[T]",
+    "dict[str, None]",
+    "typing.Optional['Later']",
+    "1 +",
+    "1 / 0",
+]
+
+
+def unusual_module(tmp_path: Path) -> Any:
+    functions = "\n".join(f"def f{index}(x: {text}) -> None: ...\n" for index, text in enumerate(UNUSUAL))
+    source = textwrap.dedent(
+        """
+        from __future__ import annotations
+
+        import typing
+
+        T = typing.TypeVar("T")
+
+
+        class Later:
+            pass
+
+
+        """
+    )
+    (tmp_path / "unusual_hints.py").write_text(source + functions.replace("x: 1 +)", "x: '1 +')"))
+    sys.path.insert(0, str(tmp_path))
+    try:
+        return importlib.import_module("unusual_hints")
+    finally:
+        sys.path.remove(str(tmp_path))
+        sys.modules.pop("unusual_hints", None)
+
+
+def test_unusual_annotations_resolve_or_fail_as_get_type_hints_has_them(tmp_path: Path) -> None:
+    module = unusual_module(tmp_path)
+    functions = [getattr(module, f"f{index}") for index in range(len(UNUSUAL))]
+    shorter = [fn.__annotations__["x"] for fn in functions if hints._settled_hints(fn) is not None]
+    assert_same(functions)
+    settled = {
+        "int",
+        "None",
+        "list[Later] | None",
+        "Later",
+        "typing.Any",
+        "typing.Literal['a', 'b']",
+        "typing.Literal['Later']",
+        "typing.Annotated[int, 'Later']",
+        "tuple[int, ...]",
+        "tuple[()]",
+        "dict[str, None]",
+    }
+    if sys.version_info >= (3, 14):
+        settled.add("typing.Union")  # a class there (types.UnionType), which get_type_hints keeps as it is
+    assert shorter == [text for text in UNUSUAL if text in settled]
+
+
+def test_a_wrapped_function_is_resolved_by_get_type_hints(tmp_path: Path) -> None:
+    module = unusual_module(tmp_path)
+
+    def wrapper(x: Any) -> None: ...
+
+    wrapper.__wrapped__ = module.f0  # type: ignore[attr-defined]
+    assert hints._settled_hints(wrapper) is None
+    assert_same([wrapper])
+
+
+@pytest.mark.parametrize("text", ["int", "list[Later]"])
+def test_a_text_is_compiled_once_per_process(text: str) -> None:
+    assert hints._compiled(text) is hints._compiled(text)
