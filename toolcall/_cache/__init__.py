@@ -3,6 +3,7 @@
 ``constants`` is the leaf both sides share; ``file_format`` (path, content,
 seal, atomic write), ``layout`` and ``tables`` are the file's form;
 ``shapes`` checks a loaded file's content; ``freshness`` tells whether the
-source files an entry depends on changed; ``loader`` serves current entries
-on first use and ``report`` warns once about the rest.
+source files an entry depends on changed; ``mode`` reads ``TOOLCALL_CACHE``;
+``loader`` serves current entries on first use and ``report`` warns once
+about the rest.
 """
