@@ -66,7 +66,8 @@ def tools(source: Source, *, context: Callable[[RunContext[Any]], Mapping[str, A
     validator = _arguments_validator()
     made: list[Tool[Any]] = []
     for tool in loaded:
-        function = _function(tool, False)  # a plain copy: pydantic-ai's models may edit a schema in place
+        # A plain copy: pydantic-ai's models may edit a schema in place.
+        function: dict[str, Any] = tool.plain_definition("openai", False)["function"]
         made_tool: Tool[Any] = Tool.from_schema(
             _dispatcher(toolset, tool.name, context if tool.name in injected else None),
             name=tool.name,
@@ -81,7 +82,11 @@ def tools(source: Source, *, context: Callable[[RunContext[Any]], Mapping[str, A
 
 
 def _function(tool: LoadedTool, strict: bool) -> dict[str, Any]:
-    """A plain copy of the ``function`` of the tool's OpenAI definition (name, description, parameters)."""
+    """A plain copy of the ``function`` of the tool's OpenAI definition, copied from its shared form.
+
+    For ``prepare``, which runs on every request: the shared form is rendered
+    once, and each request gets a copy of it.
+    """
     from toolcall._toolset.emit_copies import plain_copy
 
     function: dict[str, Any] = plain_copy(tool.definition("openai", strict)["function"])

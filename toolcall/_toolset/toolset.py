@@ -65,7 +65,18 @@ class LoadedTool:
     one renderer.
     """
 
-    __slots__ = ("_binder", "_definitions", "_single", "cached", "classes", "declaration", "findings", "ir", "run")
+    __slots__ = (
+        "_binder",
+        "_definitions",
+        "_single",
+        "_warned",
+        "cached",
+        "classes",
+        "declaration",
+        "findings",
+        "ir",
+        "run",
+    )
 
     declaration: ToolDeclaration
     ir: Tool
@@ -94,6 +105,7 @@ class LoadedTool:
         self.run = None
         self._binder: OnceCell[Binder] = OnceCell()
         self._definitions: OnceMap[Variant, dict[str, Any]] = OnceMap()
+        self._warned: OnceMap[Variant, bool] = OnceMap()  # variants whose findings were warned
         self._single: OnceCell[Toolset] = OnceCell()
 
     @property
@@ -113,6 +125,26 @@ class LoadedTool:
     def definition(self, provider: str, strict: bool) -> dict[str, Any]:
         """The tool's definition for a provider variant, rendered once and read-only; its findings are warned once."""
         return self._definitions.get((provider, strict), self._render)
+
+    def plain_definition(self, provider: str, strict: bool) -> dict[str, Any]:
+        """A fresh, plain copy of the tool's definition for a provider variant, for a caller that keeps or edits it.
+
+        A copy of the read-only definition when that was made; otherwise
+        rendered for this caller alone, so a process that takes each
+        definition once (a framework's tools at start-up) pays for no shared
+        form. Its findings are warned once, whichever comes first.
+        """
+        shared = self._definitions.values.get((provider, strict))
+        if shared is not None:
+            from toolcall._toolset.emit_copies import plain_copy
+
+            copied: dict[str, Any] = plain_copy(shared)
+            return copied
+        from toolcall._render.definitions import render_tool
+
+        rendered = render_tool(self.ir, provider, strict=strict)  # with its own copies: the caller may edit them
+        self._warn_once((provider, strict), rendered.findings)
+        return rendered.definition
 
     def description(self) -> dict[str, Any]:
         """``{module, name, description, parameters[, examples]}``, as ``describe`` lists it."""
@@ -144,13 +176,16 @@ class LoadedTool:
 
     def _render(self, variant: Variant) -> dict[str, Any]:
         provider, strict = variant
-        from toolcall._findings import warn_findings
         from toolcall._render.definitions import render_tool
 
         rendered = render_tool(self.ir, provider, strict=strict, copies=False)  # read_only copies it
-        warn_findings(rendered.findings, stacklevel=8)
+        self._warn_once(variant, rendered.findings)
         definition: dict[str, Any] = read_only(rendered.definition)  # shared by every toolset that holds the tool
         return definition
+
+    def _warn_once(self, variant: Variant, findings: tuple[Finding, ...]) -> None:
+        if findings:  # rendering is deterministic: a variant has findings however it was rendered, or none
+            self._warned.get(variant, lambda _: _warned(findings))
 
 
 def load_tool(declaration: ToolDeclaration) -> LoadedTool:
@@ -191,7 +226,7 @@ class Toolset:
     ``ValueError`` when a name appears twice, naming both tools.
     """
 
-    __slots__ = ("_by_name", "_copied", "_copiers", "_descriptions", "_shared", "_tools", "names")
+    __slots__ = ("_by_name", "_copied", "_copiers", "_descriptions", "_shared", "_tools", "_warned", "names")
 
     #: The tools' names, in order (read-only).
     names: list[str]
@@ -212,6 +247,7 @@ class Toolset:
         self._shared: OnceMap[Variant, _Variant] = OnceMap()
         self._copiers: OnceMap[Variant, Callable[[], list[Any]]] = OnceMap()
         self._copied: set[Variant] = set()  # variants copied once already: the next copy compiles a copier
+        self._warned: OnceMap[Variant, bool] = OnceMap()  # variants whose findings were warned
         self._descriptions: OnceCell[ReadOnlyList] = OnceCell()
 
     def __repr__(self) -> str:
@@ -257,18 +293,23 @@ def refused_tools(toolset: Toolset, provider: str, strict: bool) -> tuple[Findin
 def fresh_definitions(toolset: Toolset, provider: str, strict: bool) -> list[Any]:
     """A fresh, plain copy of ``shared_definitions(toolset, provider, strict)``: ``emit``'s result.
 
-    The first copy of a variant is a plain walk; later ones run a generated
-    copier, whose compile (about a third of a millisecond a tool) only
-    repeated calls repay, so a process that emits once never pays it.
+    The first copy of a variant is rendered for its caller alone (or, when
+    the shared form was made already, a plain walk of it); later ones run a
+    generated copier of the shared form, whose compile (about a third of a
+    millisecond a tool) only repeated calls repay, so a process that emits
+    once pays for neither.
     """
     variant = (provider, strict)
     copier = toolset._copiers.values.get(variant)
     if copier is None:
         if variant not in toolset._copied:
-            toolset._copied.add(variant)  # two threads may both walk: each gets its own copy
+            toolset._copied.add(variant)  # two threads may both take this way: each gets its own copy
+            shared = toolset._shared.values.get(variant)
+            if shared is None:
+                return _all_definitions(toolset, variant, LoadedTool.plain_definition)[0]
             from toolcall._toolset.emit_copies import plain_copy
 
-            copied: list[Any] = plain_copy(shared_definitions(toolset, provider, strict))
+            copied: list[Any] = plain_copy(shared.definitions)
             return copied
         copier = toolset._copiers.get(variant, lambda variant: _copier(toolset, variant))
     return copier()
@@ -290,10 +331,22 @@ class _Variant:
 
 
 def _shared(toolset: Toolset, variant: Variant) -> _Variant:
-    """Every tool's definition; a tool the provider cannot take is left out with an error finding, warned."""
+    """Every tool's read-only definition, and why any tool is left out."""
+    definitions, refused = _all_definitions(toolset, variant, LoadedTool.definition)
+    return _Variant(ReadOnlyList(definitions), refused)  # each read-only already (``LoadedTool.definition``)
+
+
+def _all_definitions(
+    toolset: Toolset, variant: Variant, definition: Callable[[LoadedTool, str, bool], dict[str, Any]]
+) -> tuple[list[Any], tuple[Finding, ...]]:
+    """Every tool's ``definition``; a tool the provider cannot take is left out with an error finding.
+
+    That finding and the request's own (``check_request``) are warned once
+    per variant, whether the shared form or a first copy is made first.
+    """
     provider, strict = variant
     from toolcall._exceptions import ProviderError
-    from toolcall._findings import NAME, Finding, warn_findings
+    from toolcall._findings import NAME, Finding
     from toolcall._providers import variant_key
     from toolcall._render.definitions import check_request, check_variant
 
@@ -302,13 +355,22 @@ def _shared(toolset: Toolset, variant: Variant) -> _Variant:
     refused: list[Finding] = []
     for loaded in toolset._tools:
         try:
-            definitions.append(loaded.definition(provider, strict))
+            definitions.append(definition(loaded, provider, strict))
         except ProviderError as exc:
             message = f"{exc}; the tool is left out"
             refused.append(Finding(NAME, message, loaded.name, modes=(variant_key(provider, strict),)))
-    warn_findings(refused, stacklevel=7)
-    warn_findings(check_request(definitions, provider, strict), stacklevel=7)
-    return _Variant(ReadOnlyList(definitions), tuple(refused))  # each read-only already (``LoadedTool.definition``)
+    findings = (*refused, *check_request(definitions, provider, strict))
+    if findings:  # the same for every way of rendering the variant
+        toolset._warned.get(variant, lambda _: _warned(findings))
+    return definitions, tuple(refused)
+
+
+def _warned(findings: tuple[Finding, ...]) -> bool:
+    """Warn ``findings``; ``True`` marks their variant as warned."""
+    from toolcall._findings import warn_findings
+
+    warn_findings(findings)
+    return True
 
 
 def _copier(toolset: Toolset, variant: Variant) -> Callable[[], list[Any]]:
