@@ -18,7 +18,7 @@ import pytest
 
 from toolcall import _introspect
 from toolcall import _ir as ir
-from toolcall._cache import loader, report, shapes
+from toolcall._cache import loader, problem, shapes
 from toolcall._dispatch.binder import Binder
 from toolcall._findings import Finding
 from toolcall._introspect import custom_types, tool
@@ -34,7 +34,7 @@ OTHER_RECORDS = (
     shapes.CachedEntry,
     shapes._Expansion,
     shapes._SharedTypes,
-    report.Problem,
+    problem.Problem,
     definitions.Rendered,
     profiles.Profile,
     docstrings.ParsedDocstring,

@@ -4,6 +4,6 @@
 seal, atomic write), ``layout`` and ``tables`` are the file's form;
 ``shapes`` checks a loaded file's content; ``freshness`` tells whether the
 source files an entry depends on changed; ``mode`` reads ``TOOLCALL_CACHE``;
-``loader`` serves current entries on first use and ``report`` warns once
-about the rest.
+``loader`` serves current entries on first use, and says why it does not
+serve the rest (a ``problem``), which ``report`` warns once about.
 """

@@ -33,12 +33,12 @@ from types import CodeType
 from typing import TYPE_CHECKING, Any, Final
 
 from toolcall import _ir as ir
-from toolcall._cache import file_format, report
+from toolcall._cache import file_format
 from toolcall._cache.constants import CACHE_FORMAT, IR_VERSION, MalformedCacheError
 from toolcall._cache.mode import cache_mode
+from toolcall._cache.problem import Problem
 from toolcall._cache.reading import MAX_FILE_BYTES, read_file, read_resource
 from toolcall._cache.refs import resolve_refs
-from toolcall._cache.report import Problem
 from toolcall._cache.shapes import CachedEntry, SourceRecord, check_entries, check_sources
 from toolcall._exceptions import CacheRequiredError
 from toolcall._findings import Finding
@@ -106,6 +106,8 @@ def cache_entry(declaration: ToolDeclaration) -> CachedTool | None:
         except MalformedCacheError as reason:
             problem = Problem("corrupt", f"its schema cache is unusable: {reason}")
     assert problem is not None
+    from toolcall._cache import report  # only a tool that is not served needs the report
+
     if mode == "require":
         raise CacheRequiredError(report.required_text(declaration.module, declaration.name, problem))
     if problem.kind != "missing" or sys.flags.optimize >= 2:  # a missing file is the dev loop, but -OO loses text

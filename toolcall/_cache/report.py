@@ -14,10 +14,10 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable, Mapping
-from typing import Final, Literal
+from typing import Final
 
+from toolcall._cache.problem import Problem
 from toolcall._findings import outside_stacklevel
-from toolcall._records import Record, record, set_field
 from toolcall._warning import ToolcallWarning
 
 __all__ = ["REFRESH", "WRITE_COMMAND", "Problem", "required_text", "warn_once", "warning_text"]
@@ -28,24 +28,6 @@ WRITE_COMMAND: Final = "run mypy with the toolcall plugin (or `toolcall check`)"
 REFRESH: Final = f"{WRITE_COMMAND} to refresh them"
 #: What a tool the plugin could not describe needs, in the warning.
 _FIX_FINDING: Final = "a tool the plugin could not describe needs its finding fixed, not silenced"
-
-ProblemKind = Literal["missing", "stale", "corrupt", "refused"]
-
-
-@record(frozen=True, slots=True)
-class Problem(Record):
-    """Why one tool's cache entry is not served: ``kind`` and a phrase for the warning or the error."""
-
-    kind: ProblemKind
-    text: str
-    #: the source modules that changed, for a stale entry
-    changed: tuple[str, ...] = ()
-
-    def __init__(self, kind: ProblemKind, text: str, changed: tuple[str, ...] = ()) -> None:
-        set_field(self, "kind", kind)
-        set_field(self, "text", text)
-        set_field(self, "changed", changed)
-
 
 _WARNED: set[str] = set()
 _LOCK = threading.Lock()

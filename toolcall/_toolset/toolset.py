@@ -13,6 +13,7 @@ shared, read-only list per variant, for the CLI and the adapters),
 
 from __future__ import annotations
 
+import threading
 from types import ModuleType
 
 from toolcall._declarations.tool import (
@@ -29,7 +30,7 @@ from toolcall._readonly import ReadOnlyList, read_only
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     from collections.abc import Callable
-    from typing import Any, Union
+    from typing import Any, Final, Union
 
     from toolcall._declarations.tool import ToolDeclaration
     from toolcall._dispatch.binder import Binder
@@ -41,6 +42,9 @@ if TYPE_CHECKING:
     Source = Union[ModuleType, Callable[..., Any], "Toolset"]
     #: A variant: the provider's name and whether it is the strict one.
     Variant = tuple[str, bool]
+
+#: Held while a tool makes its table of warned variants: the first of two threads makes it, both use it.
+_WARNED_MADE: Final = threading.Lock()
 
 __all__ = [
     "LoadedTool",
@@ -105,7 +109,7 @@ class LoadedTool:
         self.run = None
         self._binder: OnceCell[Binder] = OnceCell()
         self._definitions: OnceMap[Variant, dict[str, Any]] = OnceMap()
-        self._warned: OnceMap[Variant, bool] = OnceMap()  # variants whose findings were warned
+        self._warned: OnceMap[Variant, bool] | None = None  # variants whose findings were warned, made when one is
         self._single: OnceCell[Toolset] = OnceCell()
 
     @property
@@ -185,6 +189,10 @@ class LoadedTool:
 
     def _warn_once(self, variant: Variant, findings: tuple[Finding, ...]) -> None:
         if findings:  # rendering is deterministic: a variant has findings however it was rendered, or none
+            if self._warned is None:
+                with _WARNED_MADE:
+                    if self._warned is None:
+                        self._warned = OnceMap()
             self._warned.get(variant, lambda _: _warned(findings))
 
 
