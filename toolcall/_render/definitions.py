@@ -182,14 +182,14 @@ class _Shared:
         """The OpenAI strict pass, the same for Chat Completions, Responses and MCP."""
         from toolcall._render.profiles import OPENAI_STRICT
 
-        return _strict(self.tool, self.canonical, OPENAI_STRICT)
+        return _strict(self.tool, self.canonical, OPENAI_STRICT, self.text)
 
     @cached_property
     def anthropic_strict(self) -> _StrictPass:
         """The Anthropic strict pass."""
         from toolcall._render.profiles import ANTHROPIC_STRICT
 
-        return _strict(self.tool, self.canonical, ANTHROPIC_STRICT)
+        return _strict(self.tool, self.canonical, ANTHROPIC_STRICT, self.text)
 
     @cached_property
     def output_schema(self) -> Schema | None:
@@ -205,9 +205,19 @@ class _Shared:
             self._json[id(value)] = (value, _ENCODE(value))  # holding value keeps its id unique
         return json.loads(self._json[id(value)][1]) if self._copies else value
 
+    def text(self, value: Any) -> str | None:
+        """The JSON text ``fresh`` decodes ``value`` from, or ``None`` where it has none (``fresh`` raises then)."""
+        known = self._json.get(id(value))
+        if known is None:
+            try:
+                known = self._json[id(value)] = (value, _ENCODE(value))
+            except ValueError:
+                return None
+        return known[1]
 
-def _strict(tool: ir.Tool, canonical: Schema, profile: Profile) -> _StrictPass:
-    """The strict schema, or the canonical one with the reasons it cannot be strict."""
+
+def _strict(tool: ir.Tool, canonical: Schema, profile: Profile, text: Callable[[Any], str | None]) -> _StrictPass:
+    """The strict schema, or the canonical one with the reasons it cannot be strict (``text``: ``_Shared.text``)."""
     # The strict pass and its profiles load with the first strict variant: plain renderings never need them.
     from toolcall._render.profiles import OPENAI_STRICT
     from toolcall._render.strict import strict_schema
@@ -215,7 +225,7 @@ def _strict(tool: ir.Tool, canonical: Schema, profile: Profile) -> _StrictPass:
     losses = Losses(tool)
     schema = strict_schema(canonical, profile, losses)
     if profile is OPENAI_STRICT and not losses.fallbacks:
-        over = limits.openai_strict_excess(schema)
+        over = limits.openai_strict_excess(schema, text(schema))
         if over:
             losses.fallback(
                 (), f"{over}; split the tool's parameters or use strict=False (the tool is rendered without strict)"

@@ -35,6 +35,7 @@ __all__ = [
     "count_findings",
     "fit_description",
     "openai_strict_excess",
+    "within_every_budget",
 ]
 
 OPENAI_MAX_DESCRIPTION: Final = 1024
@@ -68,8 +69,14 @@ def fit_description(tool: ir.Tool, provider: str) -> tuple[ir.Tool, tuple[Findin
     return replace(tool, description=cut), (Finding(DOC, message, tool.name, severity="note"),)
 
 
-def openai_strict_excess(schema: Schema) -> str | None:
-    """The first of OpenAI Structured Outputs' documented budgets that ``schema`` exceeds, else ``None``."""
+def openai_strict_excess(schema: Schema, text: str | None = None) -> str | None:
+    """The first of OpenAI Structured Outputs' documented budgets that ``schema`` exceeds, else ``None``.
+
+    ``text``, the schema's JSON text when the caller has it, answers most
+    schemas without a walk (``within_every_budget``).
+    """
+    if text is not None and within_every_budget(text):
+        return None
     nodes: list[Schema] = []
     depth = _depth(schema, nodes)
     # Most nodes have neither properties nor values: the counts skip them.
@@ -88,6 +95,22 @@ def openai_strict_excess(schema: Schema) -> str | None:
                 (f"characters in an enum of {len(strings)} strings", sum(map(len, strings)), _LARGE_ENUM_CHARS)
             )
     return next((f"{value} {what}, over the limit of {limit}" for what, value, limit in checks if value > limit), None)
+
+
+#: A schema's JSON text at most this long cannot exceed a budget but the nesting (see ``within_every_budget``).
+_SHORT_TEXT: Final = 2000
+
+
+def within_every_budget(text: str) -> bool:
+    """Whether the schema whose JSON text is ``text`` is certainly within every OpenAI strict budget.
+
+    Each object node has ``"object"`` in its type, so a text with at most
+    ``OPENAI_STRICT_MAX_DEPTH`` of them cannot nest objects deeper. A text of
+    at most ``_SHORT_TEXT`` characters holds fewer than 1000 enum values
+    (each takes a character and a separator), fewer than 5000 properties and
+    fewer than the budgets' characters. ``False`` means only: count them.
+    """
+    return len(text) <= _SHORT_TEXT and text.count('"object"') <= OPENAI_STRICT_MAX_DEPTH
 
 
 def check_anthropic_strict_request(definitions: Sequence[dict[str, Any]]) -> None:
