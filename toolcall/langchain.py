@@ -65,7 +65,7 @@ def tools(
     ``emit(source, "openai")`` leaves it out.
     """
     from toolcall._toolset.injected import injected_parameters, refuse_without_context
-    from toolcall._toolset.toolset import as_toolset, fresh_definitions
+    from toolcall._toolset.toolset import as_toolset, plain_definitions
 
     toolset = as_toolset(source)
     injected = injected_parameters(toolset)
@@ -73,7 +73,7 @@ def tools(
         refuse_without_context(injected, _HOW)
     tool_class = _tool_class()
     made: list[BaseTool] = []
-    for definition in fresh_definitions(toolset, "openai", False):  # a plain copy LangChain may change
+    for definition in plain_definitions(toolset, "openai", False):  # a plain copy LangChain may change
         function = definition["function"]
         name = function["name"]
         # Only a tool with Injected parameters calls ``context``: the others need nothing from the config.

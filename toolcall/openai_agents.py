@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING, Any
 
 from toolcall._tool_calls import aoutcomes, openai_content, text_reply
 from toolcall._toolset.injected import injected_parameters, refuse_without_context
-from toolcall._toolset.toolset import Toolset, as_toolset, fresh_definitions
+from toolcall._toolset.toolset import Toolset, as_toolset, plain_definitions
 
 if TYPE_CHECKING:
     from agents import FunctionTool, RunContextWrapper
@@ -71,7 +71,7 @@ def function_tools(
     if context is None:
         refuse_without_context(injected, _HOW)
     tools: list[FunctionTool] = []
-    for definition in fresh_definitions(toolset, "openai", True):
+    for definition in plain_definitions(toolset, "openai", True):
         function = definition["function"]
         name: str = function["name"]
         # Made non-strict, so openai-agents' strict conversion leaves toolcall's schema as it is

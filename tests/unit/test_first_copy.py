@@ -1,10 +1,11 @@
-"""A variant's first copy is rendered for its caller alone: the same definitions, warned once, nothing shared.
+"""A framework bridge's definitions are rendered for their caller alone: the same, warned once, nothing shared.
 
-``emit``'s first result for a variant and a framework bridge's definitions
-(``LoadedTool.plain_definition``) are rendered with their own copies instead
-of copying a shared read-only form that no one else may ask for. They must
-equal what the shared form gives (as ordered JSON text), belong to their
-caller alone, and warn each finding once, whichever way comes first.
+A bridge takes each definition once (``plain_definitions``,
+``LoadedTool.plain_definition``), so they are rendered with their own
+copies instead of copying a shared read-only form that no one else may ask
+for. They must equal what the shared form gives (as ordered JSON text),
+belong to their caller alone, and warn each finding once, whichever way
+comes first; ``emit`` still keeps the shared form it copies again.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import pytest
 
 import toolcall
 from toolcall import Toolset
-from toolcall._toolset.toolset import fresh_definitions, loaded_tools, shared_definitions
+from toolcall._toolset.toolset import fresh_definitions, loaded_tools, plain_definitions, shared_definitions
 from toolcall._warning import ToolcallWarning
 
 VARIANTS = [("openai", False), ("openai", True), ("anthropic", True), ("mcp", False), ("gemini", False)]
@@ -54,16 +55,21 @@ def warned(call: Any) -> tuple[Any, list[str]]:
 
 
 @pytest.mark.parametrize(("provider", "strict"), VARIANTS)
-def test_the_first_copy_equals_the_shared_form_and_is_the_callers_own(provider: str, strict: bool) -> None:
+def test_plain_definitions_equal_the_shared_form_and_are_the_callers_own(provider: str, strict: bool) -> None:
     first_toolset, other = make_toolset(), make_toolset()
-    first, first_warnings = warned(lambda: fresh_definitions(first_toolset, provider, strict))
+    first, first_warnings = warned(lambda: plain_definitions(first_toolset, provider, strict))
     shared, shared_warnings = warned(lambda: shared_definitions(other, provider, strict))
     assert text(first) == text(shared)
     assert first_warnings == shared_warnings
     assert first_toolset._shared.values == {}  # no shared form was made for it
     first[0]["changed"] = True
     first[0][next(iter(first[0]))] = "changed"
-    assert text(fresh_definitions(first_toolset, provider, strict)) == text(shared)
+    assert text(plain_definitions(first_toolset, provider, strict)) == text(shared)
+    assert text(fresh_definitions(first_toolset, provider, strict)) == text(shared)  # emit keeps its shared form
+    assert list(first_toolset._shared.values) == [(provider, strict)]
+    again = plain_definitions(first_toolset, provider, strict)  # now a copy of it
+    again[0].clear()
+    assert text(plain_definitions(first_toolset, provider, strict)) == text(shared)
 
 
 @pytest.mark.parametrize("shared_first", [False, True])
@@ -71,9 +77,9 @@ def test_the_first_copy_equals_the_shared_form_and_is_the_callers_own(provider: 
 def test_each_finding_is_warned_once_whichever_comes_first(provider: str, strict: bool, shared_first: bool) -> None:
     toolset = make_toolset()
     calls = [
-        lambda: fresh_definitions(toolset, provider, strict),
+        lambda: plain_definitions(toolset, provider, strict),
         lambda: shared_definitions(toolset, provider, strict),
-        lambda: fresh_definitions(toolset, provider, strict),
+        lambda: plain_definitions(toolset, provider, strict),
         lambda: toolcall.emit(toolset, provider, strict=strict),
     ]
     messages = [message for call in (calls[::-1] if shared_first else calls) for message in warned(call)[1]]

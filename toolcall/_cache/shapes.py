@@ -444,7 +444,7 @@ def _ir_fields(root: Any, what: str, shared: _Shared) -> None:
 
 def _json_text(text: str, what: str) -> Any:
     try:
-        value = json.loads(text, parse_constant=_no_constant)
+        value = _DECODER.decode(text)
     except Exception as exc:
         raise MalformedCacheError(f"{what} is not JSON text ({_exception(exc)})") from None
     _json(value, what)
@@ -453,6 +453,10 @@ def _json_text(text: str, what: str) -> Any:
 
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON")
+
+
+#: One decoder for every JSON text of the IR (``json.loads`` with an option builds one per call).
+_DECODER: Final = json.JSONDecoder(parse_constant=_no_constant)
 
 
 class _Spec:
@@ -475,7 +479,13 @@ class _Spec:
             records.append(value)
             return True
         if kind is tuple and self.items is not None:
-            return all(self.items.admits(item, records) for item in value)
+            items = self.items
+            for item in value:  # most items are records, taken without a call
+                if type(item) in items.records:
+                    records.append(item)
+                elif not items.admits(item, records):
+                    return False
+            return True
         return kind in _LITERAL_KINDS and (kind, value) in self.literals
 
 

@@ -55,6 +55,7 @@ __all__ = [
     "fresh_definitions",
     "load_tool",
     "loaded_tools",
+    "plain_definitions",
     "refused_tools",
     "shared_definitions",
 ]
@@ -301,26 +302,37 @@ def refused_tools(toolset: Toolset, provider: str, strict: bool) -> tuple[Findin
 def fresh_definitions(toolset: Toolset, provider: str, strict: bool) -> list[Any]:
     """A fresh, plain copy of ``shared_definitions(toolset, provider, strict)``: ``emit``'s result.
 
-    The first copy of a variant is rendered for its caller alone (or, when
-    the shared form was made already, a plain walk of it); later ones run a
-    generated copier of the shared form, whose compile (about a third of a
-    millisecond a tool) only repeated calls repay, so a process that emits
-    once pays for neither.
+    The first copy of a variant is a plain walk; later ones run a generated
+    copier, whose compile (about a third of a millisecond a tool) only
+    repeated calls repay, so a process that emits once never pays it.
     """
     variant = (provider, strict)
     copier = toolset._copiers.values.get(variant)
     if copier is None:
         if variant not in toolset._copied:
-            toolset._copied.add(variant)  # two threads may both take this way: each gets its own copy
-            shared = toolset._shared.values.get(variant)
-            if shared is None:
-                return _all_definitions(toolset, variant, LoadedTool.plain_definition)[0]
+            toolset._copied.add(variant)  # two threads may both walk: each gets its own copy
             from toolcall._toolset.emit_copies import plain_copy
 
-            copied: list[Any] = plain_copy(shared.definitions)
+            copied: list[Any] = plain_copy(shared_definitions(toolset, provider, strict))
             return copied
         copier = toolset._copiers.get(variant, lambda variant: _copier(toolset, variant))
     return copier()
+
+
+def plain_definitions(toolset: Toolset, provider: str, strict: bool) -> list[Any]:
+    """``emit``'s definitions for a caller that takes them once and keeps them: a framework's tools.
+
+    Copied from the shared form when it was made; otherwise rendered for
+    this caller alone, with nothing kept, so a process that makes its tools
+    once pays for no shared form. The findings are warned once either way.
+    """
+    shared = toolset._shared.values.get((provider, strict))
+    if shared is not None:
+        from toolcall._toolset.emit_copies import plain_copy
+
+        copied: list[Any] = plain_copy(shared.definitions)
+        return copied
+    return _all_definitions(toolset, (provider, strict), LoadedTool.plain_definition)[0]
 
 
 def descriptions(toolset: Toolset) -> ReadOnlyList:
