@@ -39,7 +39,9 @@ def outcome(resolve: Any, fn: Any) -> tuple[str, ...]:
 
 
 def reference(fn: Any) -> dict[str, Any]:
-    return typing.get_type_hints(fn, include_extras=True)
+    """What ``function_hints`` asked ``get_type_hints`` for before: PEP 695 type parameters are local names."""
+    params = {p.__name__: p for p in getattr(fn, "__type_params__", ())}
+    return typing.get_type_hints(fn, localns=params or None, include_extras=True)
 
 
 def tools_of(modules: list[str]) -> Iterator[Any]:
