@@ -62,7 +62,9 @@ def _settled_hints(fn: Any) -> dict[str, Any] | None:
         annotations = fn.__annotations__
         hints: dict[str, Any] = {}
         for name, text in annotations.items():
-            value = eval(_compiled(text), fn.__globals__) if type(text) is str else _UNSETTLED
+            if type(text) is not str:
+                return None
+            value = eval(_compiled(text), fn.__globals__)
             if value is None:
                 value = types.NoneType
             elif not _settled(value):
@@ -71,10 +73,6 @@ def _settled_hints(fn: Any) -> dict[str, Any] | None:
     except Exception:  # get_type_hints raises it again, or its own error, in its words
         return None
     return hints
-
-
-#: Not an annotation's value: a placeholder for one that is not a text.
-_UNSETTLED: Final = object()
 
 
 @functools.lru_cache(maxsize=4096)

@@ -201,18 +201,20 @@ class _Shared:
 
         The encoding also refuses what JSON cannot hold (NaN, the infinities), with or without copies.
         """
-        if id(value) not in self._json:
-            self._json[id(value)] = (value, _ENCODE(value))  # holding value keeps its id unique
-        return json.loads(self._json[id(value)][1]) if self._copies else value
+        text = self._encoded(value)
+        return json.loads(text) if self._copies else value
 
     def text(self, value: Any) -> str | None:
         """The JSON text ``fresh`` decodes ``value`` from, or ``None`` where it has none (``fresh`` raises then)."""
+        try:
+            return self._encoded(value)
+        except ValueError:
+            return None
+
+    def _encoded(self, value: Any) -> str:
         known = self._json.get(id(value))
         if known is None:
-            try:
-                known = self._json[id(value)] = (value, _ENCODE(value))
-            except ValueError:
-                return None
+            known = self._json[id(value)] = (value, _ENCODE(value))  # holding value keeps its id unique
         return known[1]
 
 

@@ -194,7 +194,7 @@ class LoadedTool:
                 with _WARNED_MADE:
                     if self._warned is None:
                         self._warned = OnceMap()
-            self._warned.get(variant, lambda _: _warned(findings))
+            self._warned.get(variant, lambda _: _warn_and_mark(findings))
 
 
 def load_tool(declaration: ToolDeclaration) -> LoadedTool:
@@ -362,7 +362,7 @@ def _all_definitions(
     """Every tool's ``definition``; a tool the provider cannot take is left out with an error finding.
 
     That finding and the request's own (``check_request``) are warned once
-    per variant, whether the shared form or a first copy is made first.
+    per variant, whether the shared form or plain definitions are made first.
     """
     provider, strict = variant
     from toolcall._exceptions import ProviderError
@@ -381,11 +381,11 @@ def _all_definitions(
             refused.append(Finding(NAME, message, loaded.name, modes=(variant_key(provider, strict),)))
     findings = (*refused, *check_request(definitions, provider, strict))
     if findings:  # the same for every way of rendering the variant
-        toolset._warned.get(variant, lambda _: _warned(findings))
+        toolset._warned.get(variant, lambda _: _warn_and_mark(findings))
     return definitions, tuple(refused)
 
 
-def _warned(findings: tuple[Finding, ...]) -> bool:
+def _warn_and_mark(findings: tuple[Finding, ...]) -> bool:
     """Warn ``findings``; ``True`` marks their variant as warned."""
     from toolcall._findings import warn_findings
 
