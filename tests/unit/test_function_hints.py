@@ -21,6 +21,7 @@ import pytest
 
 from tests import corpus
 from tests.corpus_gen import write_corpus
+from tests.written_modules import written_module
 from toolcall._declarations.tool import module_tools
 from toolcall._exceptions import SchemaError
 from toolcall._introspect import hints
@@ -120,7 +121,8 @@ UNUSUAL = [
 ]
 
 
-def unusual_module(tmp_path: Path) -> Any:
+@pytest.fixture
+def unusual_module(tmp_path: Path) -> Iterator[Any]:
     functions = "\n".join(f"def f{index}(x: {text}) -> None: ...\n" for index, text in enumerate(UNUSUAL))
     source = textwrap.dedent(
         """
@@ -137,18 +139,12 @@ def unusual_module(tmp_path: Path) -> Any:
 
         """
     )
-    (tmp_path / "unusual_hints.py").write_text(source + functions.replace("x: 1 +)", "x: '1 +')"))
-    sys.path.insert(0, str(tmp_path))
-    try:
-        return importlib.import_module("unusual_hints")
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop("unusual_hints", None)
+    with written_module(tmp_path, "unusual_hints", source + functions.replace("x: 1 +)", "x: '1 +')")) as module:
+        yield module
 
 
-def test_unusual_annotations_resolve_or_fail_as_get_type_hints_has_them(tmp_path: Path) -> None:
-    module = unusual_module(tmp_path)
-    functions = [getattr(module, f"f{index}") for index in range(len(UNUSUAL))]
+def test_unusual_annotations_resolve_or_fail_as_get_type_hints_has_them(unusual_module: Any) -> None:
+    functions = [getattr(unusual_module, f"f{index}") for index in range(len(UNUSUAL))]
     shorter = [fn.__annotations__["x"] for fn in functions if hints._settled_hints(fn) is not None]
     assert_same(functions)
     settled = {
@@ -169,12 +165,10 @@ def test_unusual_annotations_resolve_or_fail_as_get_type_hints_has_them(tmp_path
     assert shorter == [text for text in UNUSUAL if text in settled]
 
 
-def test_a_wrapped_function_is_resolved_by_get_type_hints(tmp_path: Path) -> None:
-    module = unusual_module(tmp_path)
-
+def test_a_wrapped_function_is_resolved_by_get_type_hints(unusual_module: Any) -> None:
     def wrapper(x: Any) -> None: ...
 
-    wrapper.__wrapped__ = module.f0  # type: ignore[attr-defined]
+    wrapper.__wrapped__ = unusual_module.f0  # type: ignore[attr-defined]
     assert hints._settled_hints(wrapper) is None
     assert_same([wrapper])
 

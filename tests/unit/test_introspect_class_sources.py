@@ -9,8 +9,6 @@ costs milliseconds that a top-level class's own few lines do not.
 from __future__ import annotations
 
 import ast
-import importlib
-import sys
 import textwrap
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from tests.written_modules import written_module
 from toolcall._declarations.tool import module_tools
 from toolcall._introspect import docs, introspect
 
@@ -64,13 +63,8 @@ def module(tmp_path: Path) -> Iterator[object]:
             '''Take every record.'''
         """
     ).format(classes=classes, redefined=REDEFINED)
-    (tmp_path / "many_classes.py").write_text(source, encoding="utf-8")
-    sys.path.insert(0, str(tmp_path))
-    try:
-        yield importlib.import_module("many_classes")
-    finally:
-        sys.path.remove(str(tmp_path))
-        sys.modules.pop("many_classes", None)
+    with written_module(tmp_path, "many_classes", source) as written:
+        yield written
 
 
 def test_top_level_classes_are_parsed_from_their_own_lines(module: object, monkeypatch: pytest.MonkeyPatch) -> None:
