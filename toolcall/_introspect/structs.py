@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import dataclasses
 import typing
-from collections.abc import Callable
+import weakref
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Final, Literal
 
 import typing_extensions as te
@@ -68,9 +69,25 @@ def structured(w: Walker, cls: type[Any], args: tuple[Any, ...]) -> ir.TypeNode 
     return w.keyed(("class", cls, arg_nodes), cls.__name__, build)
 
 
+#: A class's resolved annotations and field descriptions.
+_Facts = tuple[Mapping[str, Any], Mapping[str, str]]
+
+#: Each class's facts, read once per process: a class many tools use is walked once for each of them, and
+#: resolving its annotations and reading its source are most of that walk. Weak keys: a class defined in a
+#: function is not kept alive. A class whose annotations do not resolve yet is not kept, and is read again.
+_FACTS: Final[weakref.WeakKeyDictionary[type[Any], _Facts]] = weakref.WeakKeyDictionary()
+
+
+def _facts(cls: type[Any], lineage: Callable[[type[Any]], tuple[type[Any], ...]]) -> _Facts:
+    """``cls``'s resolved annotations and its fields' descriptions (``lineage``: its classes, bases first)."""
+    known = _FACTS.get(cls)
+    if known is None:  # two threads may both read it: the same facts, stored whole
+        known = _FACTS[cls] = (class_hints(cls), field_docs(cls, lineage(cls)))
+    return known
+
+
 def _typeddict_fields(w: Walker, cls: type[Any]) -> tuple[ir.Field, ...]:
-    hints = class_hints(cls)
-    docs = field_docs(cls, _typeddict_lineage(cls))
+    hints, docs = _facts(cls, _typeddict_lineage)
     required_keys = getattr(cls, "__required_keys__", frozenset(hints))
     return tuple(
         _field(w, name, hint, _typeddict_required(name, hint, required_keys), _MISSING, docs)
@@ -103,8 +120,7 @@ def _typeddict_lineage(cls: type[Any]) -> tuple[type[Any], ...]:
 
 
 def _dataclass_fields(w: Walker, cls: type[Any]) -> tuple[ir.Field, ...]:
-    hints = class_hints(cls)
-    docs = field_docs(cls, _mro_lineage(cls))
+    hints, docs = _facts(cls, _mro_lineage)
     real = {f.name for f in dataclasses.fields(cls)}
     fields: list[ir.Field] = []
     for f in cls.__dataclass_fields__.values():
@@ -121,8 +137,7 @@ def _dataclass_fields(w: Walker, cls: type[Any]) -> tuple[ir.Field, ...]:
 
 
 def _namedtuple_fields(w: Walker, cls: type[Any]) -> tuple[ir.Field, ...]:
-    hints = class_hints(cls)
-    docs = field_docs(cls, _mro_lineage(cls))
+    hints, docs = _facts(cls, _mro_lineage)
     defaults: dict[str, Any] = getattr(cls, "_field_defaults", {})
     return tuple(
         _field(w, name, hints.get(name, _UNANNOTATED), name not in defaults, defaults.get(name, _MISSING), docs)
@@ -143,7 +158,7 @@ def _annotates(cls: type[Any]) -> bool:
 _UNANNOTATED: Final = object()
 
 
-def _field(w: Walker, name: str, hint: Any, required: bool, default: Any, docs: dict[str, str]) -> ir.Field:
+def _field(w: Walker, name: str, hint: Any, required: bool, default: Any, docs: Mapping[str, str]) -> ir.Field:
     with w.at(name):
         if hint is _UNANNOTATED:
             w.note(TYPE, messages.UNANNOTATED_FIELD)
