@@ -25,7 +25,7 @@ from toolcall._render import envelopes, limits
 from toolcall._render.canonical import output_schema, parameters_schema
 from toolcall._render.losses import Losses
 from toolcall._render.openai import changes_with_items, with_items
-from toolcall._render.schema import Schema
+from toolcall._render.schema import Schema, plain
 
 if TYPE_CHECKING:
     from toolcall._render.profiles import Profile
@@ -197,12 +197,14 @@ class _Shared:
         return output_schema(self.tool)
 
     def fresh(self, value: Any) -> Any:
-        """``plain(value)``: JSON-encoded once per shared part, decoded anew for each use (or, without copies, itself).
+        """``plain(value)``, a copy for each use; without copies, ``value`` itself, once its JSON text is made.
 
-        The encoding also refuses what JSON cannot hold (NaN, the infinities), with or without copies.
+        Either way what JSON cannot hold (NaN, the infinities) is refused.
         """
-        text = self._encoded(value)
-        return json.loads(text) if self._copies else value
+        if self._copies:
+            return plain(value)
+        self._encoded(value)
+        return value
 
     def text(self, value: Any) -> str | None:
         """The JSON text ``fresh`` decodes ``value`` from, or ``None`` where it has none (``fresh`` raises then)."""

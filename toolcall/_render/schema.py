@@ -7,8 +7,9 @@ schema goes through the same rewrites as the schemas toolcall builds.
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
+from typing import Any, Final
 
 from toolcall._ir import canonical_json
 from toolcall._render.keywords import MANY, NAMED, ONE
@@ -44,8 +45,71 @@ _DEFS_PREFIX = "#/$defs/"
 
 
 def plain(value: Any) -> Any:
-    """A fresh copy of JSON data with no shared sub-objects (and no NaN)."""
+    """A fresh copy of JSON data with no shared sub-objects; ``ValueError`` for NaN or an infinity.
+
+    Equal to decoding its JSON text, and built without it where ``value``
+    holds only ``dict`` (``str`` keys), ``list``, ``str``, ``int``, ``bool``,
+    ``None`` and finite floats, nested at most ``_COPY_DEPTH`` deep: about
+    twice as fast as encoding and decoding a schema. Anything else (a
+    tuple, a subclass, a non-string key, NaN) goes through the JSON text.
+    """
+    try:
+        if type(value) is dict:
+            return _plain_dict(value, 0)
+        if type(value) is list:
+            return _plain_list(value, 0)
+    except _NotPlain:
+        pass
     return json.loads(json.dumps(value, allow_nan=False))
+
+
+#: How deep ``plain`` copies containers itself before it leaves the rest to the JSON text (no deep recursion).
+_COPY_DEPTH: Final = 64
+_isfinite: Final = math.isfinite
+
+
+class _NotPlain(Exception):
+    """A value ``plain`` does not copy itself: it goes through the JSON text instead."""
+
+
+def _plain_dict(value: dict[Any, Any], depth: int) -> dict[str, Any]:
+    if depth > _COPY_DEPTH:
+        raise _NotPlain
+    copied: dict[str, Any] = {}
+    for key, item in value.items():
+        kind = type(item)
+        if type(key) is not str:
+            raise _NotPlain
+        if kind is str or kind is int or kind is bool or item is None:
+            copied[key] = item
+        elif kind is dict:
+            copied[key] = _plain_dict(item, depth + 1)
+        elif kind is list:
+            copied[key] = _plain_list(item, depth + 1)
+        elif kind is float and _isfinite(item):
+            copied[key] = item
+        else:
+            raise _NotPlain
+    return copied
+
+
+def _plain_list(value: list[Any], depth: int) -> list[Any]:
+    if depth > _COPY_DEPTH:
+        raise _NotPlain
+    copied: list[Any] = []
+    for item in value:
+        kind = type(item)
+        if kind is str or kind is int or kind is bool or item is None:
+            copied.append(item)
+        elif kind is dict:
+            copied.append(_plain_dict(item, depth + 1))
+        elif kind is list:
+            copied.append(_plain_list(item, depth + 1))
+        elif kind is float and _isfinite(item):
+            copied.append(item)
+        else:
+            raise _NotPlain
+    return copied
 
 
 def as_schema(value: Any) -> Schema:
