@@ -17,9 +17,10 @@ import sys
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     import inspect
+    from collections.abc import Mapping
     from typing import Any
 
-__all__ = ["holders_of", "signature"]
+__all__ = ["holders_of", "parameters_of", "signature"]
 
 
 def signature(fn: Any) -> inspect.Signature:
@@ -31,6 +32,46 @@ def signature(fn: Any) -> inspect.Signature:
 
         return inspect.signature(fn, annotation_format=annotationlib.Format.FORWARDREF)
     return inspect.signature(fn)
+
+
+def parameters_of(fn: Any) -> Mapping[str, inspect.Parameter]:
+    """``signature(fn).parameters`` without their annotations: names, kinds and defaults.
+
+    A plain function (no ``__wrapped__``, no ``__signature__``) has them read
+    from its code object, as ``inspect`` would, without the rest of its
+    work: a third to half of its time, for each tool introspected.
+    """
+    import inspect
+
+    if type(fn) is not _FUNCTION or "__wrapped__" in fn.__dict__ or "__signature__" in fn.__dict__:
+        found = signature(fn).parameters
+        return {name: p.replace(annotation=p.empty) for name, p in found.items()}
+    code = fn.__code__
+    positional, keyword_only = code.co_argcount, code.co_kwonlyargcount
+    names, empty, make = code.co_varnames, inspect.Parameter.empty, inspect.Parameter
+    defaults = fn.__defaults__ or ()
+    keyword_defaults = fn.__kwdefaults__ or {}
+    first_default = positional - len(defaults)
+    made = []
+    for index in range(positional):
+        kind = make.POSITIONAL_ONLY if index < code.co_posonlyargcount else make.POSITIONAL_OR_KEYWORD
+        default = defaults[index - first_default] if index >= first_default else empty
+        made.append(make(names[index], kind, default=default))
+    star = positional + keyword_only  # *args and **kwargs come after the keyword-only names
+    if code.co_flags & inspect.CO_VARARGS:
+        made.append(make(names[star], make.VAR_POSITIONAL))
+        star += 1
+    for name in names[positional : positional + keyword_only]:
+        made.append(make(name, make.KEYWORD_ONLY, default=keyword_defaults.get(name, empty)))
+    if code.co_flags & inspect.CO_VARKEYWORDS:
+        made.append(make(names[star], make.VAR_KEYWORD))
+    return {p.name: p for p in made}
+
+
+def _function() -> None: ...
+
+
+_FUNCTION = type(_function)
 
 
 def holders_of(obj: Any, missing: str) -> list[str]:

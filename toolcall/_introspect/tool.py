@@ -23,7 +23,7 @@ from typing import Any, Final
 import typing_extensions as te
 
 from toolcall import _ir as ir
-from toolcall._annotations import signature as signature_of
+from toolcall._annotations import parameters_of
 from toolcall._declarations.custom import providers_for
 from toolcall._declarations.tool import ToolDeclaration
 from toolcall._exceptions import SchemaError
@@ -81,9 +81,9 @@ def build_tool(declaration: ToolDeclaration) -> ToolParts:
     doc = parse_docstring(fn.__doc__)
     walker = Walker(declaration.module, providers_for(declaration.module), fn.__globals__)
     findings: list[Finding] = []
-    signature = signature_of(fn)  # follows functools.wraps to the signature callers see
+    declared = parameters_of(fn)  # follows functools.wraps to the signature callers see
     parameters = []
-    for param in signature.parameters.values():
+    for param in declared.values():
         if param.kind is inspect.Parameter.VAR_POSITIONAL:
             continue  # rejected by @tool already; kept out in case of a rebuilt function
         try:
@@ -91,7 +91,7 @@ def build_tool(declaration: ToolDeclaration) -> ToolParts:
         except SchemaError as exc:
             raise SchemaError(f"{where}, parameter {param.name!r}: {exc}") from None
         findings.extend(_claimed(walker, declaration.name, param.name))
-    findings.extend(stray_entries(doc.params, signature.parameters, declaration.name))
+    findings.extend(stray_entries(doc.params, declared, declaration.name))
     returns = _returns(walker, hints.get("return", _NO_ANNOTATION))
     examples = examples_of(fn.__doc__)
     findings.extend(unreadable_examples(examples.problem, declaration.name))
