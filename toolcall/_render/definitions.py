@@ -207,7 +207,7 @@ class _Shared:
         return value
 
     def text(self, value: Any) -> str | None:
-        """The JSON text ``fresh`` decodes ``value`` from, or ``None`` where it has none (``fresh`` raises then)."""
+        """The JSON text of ``value``, made once per part; ``None`` where JSON cannot hold it (``fresh`` raises)."""
         try:
             return self._encoded(value)
         except ValueError:
