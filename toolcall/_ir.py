@@ -48,6 +48,10 @@ __all__ = [
     "TupleType",
     "TypeNode",
     "UnionType",
+    "ANY_NODE",
+    "ENCODED_FIELDS",
+    "NODE_CLASSES",
+    "NO_DEFAULT",
     "canonical_json",
     "child_types",
     "decode_shared",
@@ -771,3 +775,12 @@ _FIELD_SPECS: dict[type[Any], tuple[tuple[str, tuple[str, type[Any]] | None, Any
     )
     for cls in (*_NODE_CLASSES.values(), *_RECORD_CLASSES.values())
 }
+
+#: What ``from_json`` reads, for a reader that decodes and checks at once (the cache's): per record class,
+#: in encoding order, each field's name, what it nests (``("one" | "many", class)``, ``ANY_NODE`` as the
+#: class for any type node, ``None`` for a plain value) and its encoding default (``NO_DEFAULT``: required).
+ENCODED_FIELDS: Final = _FIELD_SPECS
+#: The type node classes by ``kind``.
+NODE_CLASSES: Final = _NODE_CLASSES
+ANY_NODE: Final = _AnyNode
+NO_DEFAULT: Final[Any] = _REQUIRED
