@@ -17,7 +17,7 @@ from toolcall._render.constrain import constrain
 from toolcall._render.schema import Schema, distinct, enum_groups, ref_to, tuple_items
 from toolcall._wire import patterns
 
-__all__ = ["RESULT", "output_schema", "parameters_schema", "wrapped_output"]
+__all__ = ["RESULT", "canonical_schema", "output_schema", "parameters_schema", "wrapped_output"]
 
 #: The one property of the object an output schema wraps a return value that is not an object in.
 RESULT: Final = "result"
@@ -38,8 +38,17 @@ _PATTERNS = {"decimal": patterns.DECIMAL_PATTERN, "string_integer": patterns.STR
 
 def parameters_schema(tool: ir.Tool) -> Schema:
     """The canonical schema of ``tool``'s parameters (injected ones left out)."""
+    return canonical_schema(tool)[0]
+
+
+def canonical_schema(tool: ir.Tool) -> tuple[Schema, bool]:
+    """``parameters_schema(tool)``, and whether it holds a custom type's own schema.
+
+    That is the one part whose arrays may lack ``items``: toolcall's own
+    arrays always have one, so without it the OpenAI items pass has nothing to do.
+    """
     builder = _Builder(tool)
-    return builder.with_defs(builder.root(tool.parameters))
+    return builder.with_defs(builder.root(tool.parameters)), builder.custom
 
 
 def output_schema(tool: ir.Tool) -> Schema | None:
@@ -98,6 +107,7 @@ class _Builder:
     def __init__(self, tool: ir.Tool) -> None:
         self.tool = tool
         self.used: dict[str, None] = {}  # an ordered set
+        self.custom = False  # whether a custom type's own schema was rendered
 
     def named_type(self, name: str) -> ir.TypeNode:
         """The type behind ``RefType(name)``, as a ``ValueError`` when the tool lacks it."""
@@ -190,6 +200,7 @@ class _Builder:
                 self.used[name] = None
                 return {"$ref": ref_to(name)}
             case ir.CustomType():
+                self.custom = True
                 return dict(node.schema_value)
             case ir.Constrained():
                 return self.node(node)

@@ -22,7 +22,7 @@ from toolcall._findings import Finding
 from toolcall._providers import PROVIDERS, variant_key
 from toolcall._records import Record, record, set_field
 from toolcall._render import envelopes, limits
-from toolcall._render.canonical import output_schema, parameters_schema
+from toolcall._render.canonical import canonical_schema, output_schema, parameters_schema
 from toolcall._render.losses import Losses
 from toolcall._render.openai import changes_with_items, with_items
 from toolcall._render.schema import Schema, plain
@@ -164,14 +164,14 @@ class _Shared:
 
     def __init__(self, tool: ir.Tool, *, copies: bool = True) -> None:
         self.tool = tool
-        self.canonical = parameters_schema(tool)
+        self.canonical, self._custom = canonical_schema(tool)
         self._copies = copies
         self._json: dict[int, tuple[Any, str]] = {}
 
     @cached_property
     def canonical_with_items(self) -> Schema:
         """The canonical schema after the OpenAI non-strict pass."""
-        if not changes_with_items(self.canonical):
+        if not self._custom or not changes_with_items(self.canonical):
             return self.canonical  # the usual case: every array has items, so the pass would copy it unchanged
         schema = with_items(self.canonical)
         # Usually nothing is added: then the canonical schema itself, whose JSON text ``fresh`` has already.
