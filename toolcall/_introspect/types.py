@@ -193,7 +193,7 @@ class Walker(RecursionTracker):
             primitive = _PRIMITIVES.get(tp) if type(tp) is type else None
             if primitive is not None:
                 return ir.Primitive(primitive)
-            for handler in _HANDLERS:
+            for handler in _handlers_for(tp):
                 node = handler(self, tp)
                 if node is not None:
                     return node
@@ -456,3 +456,23 @@ _HANDLERS: Final[tuple[Callable[[Walker, Any], ir.TypeNode | None], ...]] = (
     _container,
     _class,
 )
+#: The handlers from ``_union`` on, and from ``_container`` on: where the walk starts for an annotation whose
+#: Python type alone says that every handler before passes it over (``_handlers_for``).
+_FROM_UNION: Final = _HANDLERS[_HANDLERS.index(_union) :]
+_FROM_CONTAINER: Final = _HANDLERS[_HANDLERS.index(_container) :]
+#: The classes a builtin ``types.GenericAlias`` of a container has as its origin (``list[int]``, ``dict[str, X]``).
+_CONTAINER_ORIGINS: Final = frozenset((*_ARRAYS, *_MAPS, tuple, type))
+
+
+def _handlers_for(tp: Any) -> tuple[Callable[[Walker, Any], ir.TypeNode | None], ...]:
+    """The handlers to ask for ``tp``, in order: all of them, or the tail that can answer ``X | Y`` and ``list[X]``.
+
+    Most annotations that are not a plain class are one of those two, and
+    each handler before would only look and pass (a few microseconds each).
+    """
+    kind = type(tp)
+    if kind is types.UnionType:
+        return _FROM_UNION
+    if kind is types.GenericAlias and tp.__origin__ in _CONTAINER_ORIGINS:
+        return _FROM_CONTAINER
+    return _HANDLERS
