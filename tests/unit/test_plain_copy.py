@@ -62,11 +62,12 @@ class Name(str):
         {"title": Name("x")},  # a str subclass becomes a str
         {1: "one", False: "no", None: "none", 2.5: "half"},  # keys JSON text spells as strings
         [{"nested": [1.5, -0.0, 10**30]}],
+        {"enum": [10**700]},  # past 600 digits: through the text, within the default limit of 4300
         {"deep": json.loads("[" * 200 + "]" * 200)},  # deeper than plain copies itself
         "text",
         None,
     ],
-    ids=["tuple", "str-subclass", "keys", "numbers", "deep", "scalar", "none"],
+    ids=["tuple", "str-subclass", "keys", "numbers", "long-integer", "deep", "scalar", "none"],
 )
 def test_other_values_copy_as_their_json_text_decodes(value: Any) -> None:
     copied = plain(value)
@@ -93,3 +94,11 @@ def test_plain_data_is_not_encoded(monkeypatch: pytest.MonkeyPatch) -> None:
     assert plain(value) == value
     with pytest.raises(AssertionError, match="encoded"):
         plain({"enum": ("a",)})
+
+
+def test_an_integer_past_the_int_string_limit_is_refused_as_the_text_refuses_it() -> None:
+    value = {"default": 10**5000}
+    with pytest.raises(ValueError, match="integer string conversion"):
+        by_text(value)
+    with pytest.raises(ValueError, match="integer string conversion"):
+        plain(value)

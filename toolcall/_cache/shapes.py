@@ -621,9 +621,9 @@ def _exception(exc: BaseException) -> str:
 
 
 # -- one pass: a valid entry decoded and checked at once ----------------------------------------------------
-# About three times as fast as the steps of ``_tool`` (decode, check each field, count the expansion), which
-# it only stands in for where it can vouch: at the first doubt it gives up, and the steps decide and say what
-# is wrong. It never accepts what they refuse; a test compares both on entries mutated at random.
+# About twice as fast as the steps of ``_tool`` (decode, check each field, count the expansion), which it
+# only stands in for where it can vouch: at the first doubt it gives up, and the steps decide and say what is
+# wrong. It never accepts what they refuse; tests compare both on mutated entries and at the limits.
 
 
 class _Doubt(Exception):

@@ -456,6 +456,7 @@ _HANDLERS: Final[tuple[Callable[[Walker, Any], ir.TypeNode | None], ...]] = (
     _container,
     _class,
 )
+
 #: The handlers from ``_union`` on, and from ``_container`` on: where the walk starts for an annotation whose
 #: Python type alone says that every handler before passes it over (``_handlers_for``).
 _FROM_UNION: Final = _HANDLERS[_HANDLERS.index(_union) :]

@@ -51,7 +51,8 @@ def plain(value: Any) -> Any:
     holds only ``dict`` (``str`` keys), ``list``, ``str``, ``int``, ``bool``,
     ``None`` and finite floats, nested at most ``_COPY_DEPTH`` deep: about
     twice as fast as encoding and decoding a schema. Anything else (a
-    tuple, a subclass, a non-string key, NaN) goes through the JSON text.
+    tuple, a subclass, a non-string key, NaN, an integer of over 600 digits)
+    goes through the JSON text.
     """
     try:
         if type(value) is dict:
@@ -66,6 +67,9 @@ def plain(value: Any) -> Any:
 #: How deep ``plain`` copies containers itself before it leaves the rest to the JSON text (no deep recursion).
 _COPY_DEPTH: Final = 64
 _isfinite: Final = math.isfinite
+#: Integers up to this many bits are within any int-string limit (640 digits, the lowest allowed limit);
+#: a longer one goes through the JSON text, which refuses it past the interpreter's limit.
+_INT_BITS: Final = 2000
 
 
 class _NotPlain(Exception):
@@ -80,7 +84,7 @@ def _plain_dict(value: dict[Any, Any], depth: int) -> dict[str, Any]:
         kind = type(item)
         if type(key) is not str:
             raise _NotPlain
-        if kind is str or kind is int or kind is bool or item is None:
+        if kind is str or kind is bool or item is None or (kind is int and item.bit_length() <= _INT_BITS):
             copied[key] = item
         elif kind is dict:
             copied[key] = _plain_dict(item, depth + 1)
@@ -99,7 +103,7 @@ def _plain_list(value: list[Any], depth: int) -> list[Any]:
     copied: list[Any] = []
     for item in value:
         kind = type(item)
-        if kind is str or kind is int or kind is bool or item is None:
+        if kind is str or kind is bool or item is None or (kind is int and item.bit_length() <= _INT_BITS):
             copied.append(item)
         elif kind is dict:
             copied.append(_plain_dict(item, depth + 1))
