@@ -440,14 +440,19 @@ def _ir_fields(root: Any, what: str, shared: _Shared) -> None:
                 stack.append(value)
             elif (kind not in spec.scalars or kind is float) and not spec.admits(value, stack):
                 raise MalformedCacheError(f"{what}: {type(node).__name__} {field!r} is {_show(value)}")
-        if type(node) is ir.Default:
-            _json_text(node.json, f"{what}: a default")
-        elif type(node) is ir.CustomType and type(_json_text(node.schema, f"{what}: a custom schema")) is not dict:
-            raise MalformedCacheError(f"{what}: the custom schema of {_show(node.ref)} is not an object")
-        elif type(node) is ir.Tool:
-            for position, example in enumerate(node.examples, 1):
-                if type(_json_text(example, f"{what}: example {position}")) is not dict:
-                    raise MalformedCacheError(f"{what}: example {position} is not an object")
+        _json_texts(node, what)
+
+
+def _json_texts(node: Any, what: str) -> None:
+    """Check a node's JSON texts: a default's is JSON, a custom schema and each of a tool's examples an object."""
+    if type(node) is ir.Default:
+        _json_text(node.json, f"{what}: a default")
+    elif type(node) is ir.CustomType and type(_json_text(node.schema, f"{what}: a custom schema")) is not dict:
+        raise MalformedCacheError(f"{what}: the custom schema of {_show(node.ref)} is not an object")
+    elif type(node) is ir.Tool:
+        for position, example in enumerate(node.examples, 1):
+            if type(_json_text(example, f"{what}: example {position}")) is not dict:
+                raise MalformedCacheError(f"{what}: example {position} is not an object")
 
 
 def _json_text(text: str, what: str) -> Any:
@@ -683,9 +688,7 @@ def _one_pass(data: Any, module: str, shared: _SharedTypes) -> tuple[ir.Tool, in
     tally = _Tally(shared)
     try:
         tool = _one_record(data, ir.Tool, 0, tally, module)
-        for example in tool.examples:
-            if type(_json_text(example, "")) is not dict:
-                return None
+        _json_texts(tool, "")
     except Exception:  # _Doubt, or whatever a malformed value sets off: the steps will say what is wrong
         return None
     if tally.depth > MAX_TYPE_DEPTH or tally.nodes > MAX_EXPANDED_NODES or tally.refs - {d.name for d in tool.defs}:
@@ -730,8 +733,9 @@ def _one_value(item: Any, cls: type[Any], level: int, tally: _Tally) -> Any:
     if cls is ir.Default:
         if type(item) is not str:
             raise _Doubt
-        _json_text(item, "")
-        return ir.Default(item)
+        default = ir.Default(item)
+        _json_texts(default, "")
+        return default
     return _one_record(item, cls, level, tally)
 
 
@@ -757,7 +761,7 @@ def _one_node(data: Any, level: int, tally: _Tally) -> ir.TypeNode:
     node = _one_record(data[1:], cls, level, tally)
     if type(node) is ir.RefType:
         tally.refs.add(node.name)
-    elif type(node) is ir.CustomType and type(_json_text(node.schema, "")) is not dict:
-        raise _Doubt
+    elif type(node) is ir.CustomType:  # the one type node with a JSON text
+        _json_texts(node, "")
     typed: ir.TypeNode = node
     return typed
