@@ -94,7 +94,8 @@ def counted(monkeypatch: pytest.MonkeyPatch, owner: Any, name: str) -> dict[str,
     real = getattr(owner, name)
 
     def spy(cls: Any, *args: Any, **kwargs: Any) -> Any:
-        calls[getattr(cls, "__qualname__", repr(cls))] = calls.get(getattr(cls, "__qualname__", repr(cls)), 0) + 1
+        name = getattr(cls, "__qualname__", repr(cls))
+        calls[name] = calls.get(name, 0) + 1
         return real(cls, *args, **kwargs)
 
     monkeypatch.setattr(owner, name, spy)

@@ -9,7 +9,6 @@ modules, and on annotations chosen to need ``get_type_hints``' own work.
 
 from __future__ import annotations
 
-import importlib
 import sys
 import textwrap
 import typing
@@ -20,9 +19,7 @@ from typing import Any
 import pytest
 
 from tests import corpus
-from tests.corpus_gen import write_corpus
-from tests.written_modules import written_module
-from toolcall._declarations.tool import module_tools
+from tests.written_modules import imported_corpus, tool_declarations, written_module
 from toolcall._exceptions import SchemaError
 from toolcall._introspect import hints
 from toolcall._introspect.hints import function_hints
@@ -45,10 +42,8 @@ def reference(fn: Any) -> dict[str, Any]:
     return typing.get_type_hints(fn, localns=params or None, include_extras=True)
 
 
-def tools_of(modules: list[str]) -> Iterator[Any]:
-    for name in modules:
-        importlib.import_module(name)
-        yield from (declaration.function for declaration in module_tools(name))
+def tools_of(modules: list[str]) -> list[Any]:
+    return [declaration.function for declaration in tool_declarations(modules)]
 
 
 def assert_same(functions: list[Any]) -> int:
@@ -64,22 +59,16 @@ def assert_same(functions: list[Any]) -> int:
 
 
 def test_every_corpus_tool_gets_the_hints_get_type_hints_gives() -> None:
-    functions = list(tools_of(list(corpus.MODULES)))
+    functions = tools_of(list(corpus.MODULES))
     assert len(functions) > 40
     assert 0 < assert_same(functions) < len(functions)  # both ways are taken
 
 
 def test_a_generated_corpus_of_realistic_modules_gets_the_same_hints(tmp_path: Path) -> None:
-    written = write_corpus(tmp_path, modules=120, seed=7)
-    sys.path.insert(0, str(tmp_path))
-    try:
-        functions = list(tools_of(list(written.modules)))
+    with imported_corpus(tmp_path, modules=120, seed=7) as written:
+        functions = tools_of(list(written.modules))
         assert len(functions) == written.tools
         assert assert_same(functions) > len(functions) // 4  # the modules under postponed annotations
-    finally:
-        sys.path.remove(str(tmp_path))
-        for name in [m for m in sys.modules if m == written.package or m.startswith(f"{written.package}.")]:
-            del sys.modules[name]
 
 
 #: Annotations that ``get_type_hints`` must resolve, refuse or keep in its own way; each is one parameter's.

@@ -8,9 +8,7 @@ through ``inspect``. Either way each parameter's name, kind and default
 from __future__ import annotations
 
 import functools
-import importlib
 import inspect
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -18,9 +16,8 @@ from typing import Any
 import pytest
 
 from tests import corpus
-from tests.corpus_gen import write_corpus
+from tests.written_modules import imported_corpus, tool_declarations
 from toolcall._annotations import parameters_of, signature
-from toolcall._declarations.tool import module_tools
 
 
 def facts(parameters: Any) -> list[tuple[str, Any, Any]]:
@@ -124,9 +121,7 @@ def test_defaults_changed_after_definition() -> None:
 
 
 def tools_of(modules: list[str]) -> list[Any]:
-    for name in modules:
-        importlib.import_module(name)
-    return [declaration.function for name in modules for declaration in module_tools(name)]
+    return [declaration.function for declaration in tool_declarations(modules)]
 
 
 def test_every_tool_of_the_test_corpus() -> None:
@@ -137,14 +132,8 @@ def test_every_tool_of_the_test_corpus() -> None:
 
 
 def test_every_tool_of_a_generated_corpus(tmp_path: Path) -> None:
-    written = write_corpus(tmp_path, modules=60, seed=11)
-    sys.path.insert(0, str(tmp_path))
-    try:
+    with imported_corpus(tmp_path, modules=60, seed=11) as written:
         functions = tools_of(list(written.modules))
-        assert len(functions) >= written.tools  # with those of an earlier test that wrote the same modules
+        assert len(functions) == written.tools
         for fn in functions:
             assert_as_inspect_gives(fn)
-    finally:
-        sys.path.remove(str(tmp_path))
-        for name in [m for m in sys.modules if m == written.package or m.startswith(f"{written.package}.")]:
-            del sys.modules[name]

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-import importlib
 import json
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -13,10 +11,9 @@ import pytest
 
 from tests import corpus
 from tests import render_samples as s
-from tests.corpus_gen import write_corpus
 from tests.provider_rules import assert_valid
+from tests.written_modules import imported_corpus, tool_declarations
 from toolcall import _ir as ir
-from toolcall._declarations.tool import declaration_of
 from toolcall._introspect import introspect
 from toolcall._render import definitions
 from toolcall._render.canonical import canonical_schema
@@ -160,15 +157,9 @@ def test_changes_with_items_is_false_only_when_the_pass_copies_the_schema(schema
 
 
 def test_only_a_custom_schema_can_leave_an_array_without_items(tmp_path: Path) -> None:
-    tools = [introspected(fn) for fn in tool_declarations()]
-    written = write_corpus(tmp_path, modules=40, seed=3)
-    sys.path.insert(0, str(tmp_path))
-    try:
-        tools += [introspected(fn) for fn in tool_declarations(list(written.modules))]
-    finally:
-        sys.path.remove(str(tmp_path))
-        for name in [m for m in sys.modules if m == written.package or m.startswith(f"{written.package}.")]:
-            del sys.modules[name]
+    tools = [introspect(declaration).tool for declaration in tool_declarations(corpus.MODULES)]
+    with imported_corpus(tmp_path, modules=40, seed=3) as written:
+        tools += [introspect(declaration).tool for declaration in tool_declarations(list(written.modules))]
     customs = 0
     for tool in tools:
         schema, custom = canonical_schema(tool)
@@ -186,18 +177,3 @@ def test_a_tool_without_custom_types_is_not_walked_for_items(monkeypatch: pytest
         render_tool(tool, "openai")
     with pytest.raises(AssertionError, match="walked"):
         render_tool(s.CUSTOM, "openai")
-
-
-def tool_declarations(modules: list[str] | None = None) -> list[Any]:
-    """The tool declarations of ``modules`` (the test corpus by default), as each module now holds them.
-
-    From the modules themselves, not the registry: an earlier test may have written modules of the same
-    names, whose tools the registry still lists.
-    """
-    names = corpus.MODULES if modules is None else modules
-    found = (declaration_of(value) for name in names for value in vars(importlib.import_module(name)).values())
-    return [declaration for declaration in found if declaration is not None]
-
-
-def introspected(declaration: Any) -> ir.Tool:
-    return introspect(declaration).tool
