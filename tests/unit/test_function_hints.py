@@ -21,8 +21,9 @@ import pytest
 from tests import corpus
 from tests.written_modules import imported_corpus, tool_declarations, written_module
 from toolcall._exceptions import SchemaError
-from toolcall._introspect import hints
+from toolcall._introspect import hints, shared_annotations
 from toolcall._introspect.hints import function_hints
+from toolcall._introspect.shared_annotations import SharedAnnotations
 
 
 def outcome(resolve: Any, fn: Any) -> tuple[str, ...]:
@@ -52,9 +53,9 @@ def assert_same(functions: list[Any]) -> int:
     for fn in functions:
         expected = outcome(reference, fn)
         assert outcome(function_hints, fn) == expected, fn.__qualname__
-        if hints._settled_hints(fn) is not None:
+        if hints._settled_hints(fn, SharedAnnotations()) is not None:
             shorter += 1
-            assert hints._settled_hints(fn) == reference(fn)
+            assert hints._settled_hints(fn, SharedAnnotations()) == reference(fn)
     return shorter
 
 
@@ -134,7 +135,7 @@ def unusual_module(tmp_path: Path) -> Iterator[Any]:
 
 def test_unusual_annotations_resolve_or_fail_as_get_type_hints_has_them(unusual_module: Any) -> None:
     functions = [getattr(unusual_module, f"f{index}") for index in range(len(UNUSUAL))]
-    shorter = [fn.__annotations__["x"] for fn in functions if hints._settled_hints(fn) is not None]
+    shorter = [fn.__annotations__["x"] for fn in functions if hints._settled_hints(fn, SharedAnnotations()) is not None]
     assert_same(functions)
     settled = {
         "int",
@@ -158,10 +159,10 @@ def test_a_wrapped_function_is_resolved_by_get_type_hints(unusual_module: Any) -
     def wrapper(x: Any) -> None: ...
 
     wrapper.__wrapped__ = unusual_module.f0  # type: ignore[attr-defined]
-    assert hints._settled_hints(wrapper) is None
+    assert hints._settled_hints(wrapper, SharedAnnotations()) is None
     assert_same([wrapper])
 
 
 @pytest.mark.parametrize("text", ["int", "list[Later]"])
 def test_a_text_is_compiled_once_per_process(text: str) -> None:
-    assert hints._compiled(text) is hints._compiled(text)
+    assert shared_annotations.compiled(text) is shared_annotations.compiled(text)

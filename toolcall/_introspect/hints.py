@@ -7,16 +7,15 @@ that holds it (a parameter, the return annotation, a field), found with
 A function's hints take a shorter way in the common case: a plain function
 whose annotations are all postponed texts (``from __future__ import
 annotations``) that evaluate, in its module, to classes and generic forms
-of them with nothing left to resolve inside. Each text is compiled once per
-process, since a module's tools repeat a few (``str``, ``int``,
-``list[Item]``), and evaluated as ``get_type_hints`` evaluates it. Anything
+of them with nothing left to resolve inside. Each text is evaluated as
+``get_type_hints`` evaluates it, once per module while the names it uses
+keep their objects (``toolcall._introspect.shared_annotations``). Anything
 else, and any error, goes to ``get_type_hints`` itself, so the result and
 the errors are the same either way.
 """
 
 from __future__ import annotations
 
-import functools
 import sys
 import types
 import typing
@@ -24,20 +23,25 @@ from typing import Any, Final
 
 from toolcall._annotations import holders_of
 from toolcall._exceptions import SchemaError
+from toolcall._introspect.shared_annotations import NOT_SETTLED, SharedAnnotations, shared_annotations
 
 __all__ = ["class_hints", "function_hints", "module_globals"]
 
 
-def function_hints(fn: Any) -> dict[str, Any]:
+def function_hints(fn: Any, shared: SharedAnnotations | None = None) -> dict[str, Any]:
     """The resolved annotations of a function; an unresolvable name raises ``SchemaError``.
 
-    Its text starts with what holds the name: ``parameter 'x'``, ``the return
-    annotation``, or ``an annotation`` when that cannot be told.
+    ``shared`` holds the texts its module's tools evaluated before (by default
+    ``shared_annotations`` of its module). The error's text starts with what
+    holds the name: ``parameter 'x'``, ``the return annotation``, or ``an
+    annotation`` when that cannot be told.
     """
     # PEP 695 type parameters (def f[T](...)) are not module names; Python
     # 3.12 does not look them up by itself under postponed annotations.
     params = {p.__name__: p for p in getattr(fn, "__type_params__", ())}
-    settled = None if params else _settled_hints(fn)
+    if shared is None:
+        shared = shared_annotations(getattr(fn, "__globals__", {}), getattr(fn, "__module__", None) or "")
+    settled = None if params else _settled_hints(fn, shared)
     if settled is not None:
         return settled
     try:
@@ -48,7 +52,7 @@ def function_hints(fn: Any) -> dict[str, Any]:
         raise SchemaError(f"{subject}: {_unresolved(exc)}") from None
 
 
-def _settled_hints(fn: Any) -> dict[str, Any] | None:
+def _settled_hints(fn: Any, shared: SharedAnnotations) -> dict[str, Any] | None:
     """``get_type_hints(fn, include_extras=True)`` when each annotation is a text that evaluates to a settled type.
 
     ``None`` where ``get_type_hints`` must decide: another kind of callable, a
@@ -64,21 +68,13 @@ def _settled_hints(fn: Any) -> dict[str, Any] | None:
         for name, text in annotations.items():
             if type(text) is not str:
                 return None
-            value = eval(_compiled(text), fn.__globals__)
-            if value is None:
-                value = types.NoneType
-            elif not _settled(value):
+            value = shared.evaluate(text, fn.__globals__, _settled)
+            if value is NOT_SETTLED:
                 return None
             hints[name] = value
     except Exception:  # get_type_hints raises it again, or its own error, in its words
         return None
     return hints
-
-
-@functools.lru_cache(maxsize=4096)
-def _compiled(text: str) -> types.CodeType:
-    """An annotation's text compiled as an expression (as ``typing.ForwardRef`` compiles it)."""
-    return compile(text, "<annotation>", "eval")
 
 
 #: Generic forms get_type_hints refuses as a parameter's or return annotation (ClassVar, Final) or at all.

@@ -30,6 +30,7 @@ from toolcall._exceptions import SchemaError
 from toolcall._findings import Finding
 from toolcall._introspect.hints import function_hints
 from toolcall._introspect.metadata import declared_description
+from toolcall._introspect.shared_annotations import shared_annotations
 from toolcall._introspect.types import Walker
 from toolcall._records import Record, record, set_field
 from toolcall._rules.defaults import default_for
@@ -74,12 +75,13 @@ def build_tool(declaration: ToolDeclaration) -> ToolParts:
     """Introspect ``declaration``'s function; raises ``SchemaError`` for a type no schema describes."""
     fn = declaration.function
     where = f"tool {declaration.name!r} ({declaration.module}.{declaration.qualname})"
+    shared = shared_annotations(fn.__globals__, declaration.module)
     try:
-        hints = function_hints(fn)
+        hints = function_hints(fn, shared)
     except SchemaError as exc:
         raise SchemaError(f"{where}, {exc}") from None
     doc = parse_docstring(fn.__doc__)
-    walker = Walker(declaration.module, providers_for(declaration.module), fn.__globals__)
+    walker = Walker(declaration.module, providers_for(declaration.module), fn.__globals__, shared)
     findings: list[Finding] = []
     declared = parameters_of(fn)  # follows functools.wraps to the signature callers see
     parameters = []
@@ -120,7 +122,7 @@ def _parameter(walker: Walker, tool: str, param: inspect.Parameter, hint: Any, d
         return parameter
     if _is_injected(walker, hint):
         return injected_parameter(param.name, kind, required)
-    node = walker.walk(hint)
+    node = walker.walk_annotation(hint)
     default = None
     if has_default:
         outcome = default_for(param.default, node, walker.defs, tool=tool, parameter=param.name)
@@ -148,7 +150,7 @@ def _returns(walker: Walker, hint: Any) -> ir.TypeNode | None:
         return None
     snapshot = walker.checkpoint()
     try:
-        node = walker.walk(hint)
+        node = walker.walk_annotation(hint)
     except (SchemaError, TypeError, ValueError):
         walker.restore(snapshot)
         return None

@@ -55,6 +55,7 @@ from toolcall._introspect import structs
 from toolcall._introspect.custom_types import from_providers, self_described, type_fullname
 from toolcall._introspect.hints import module_globals
 from toolcall._introspect.metadata import MetadataReader, apply_constraints
+from toolcall._introspect.shared_annotations import SharedAnnotations, Walked
 from toolcall._rules import messages
 from toolcall._rules.json_literals import is_json_scalar
 from toolcall._rules.recursion import RecursionTracker
@@ -121,7 +122,13 @@ def type_name(tp: Any) -> str:
 class Walker(RecursionTracker):
     """Walks the annotations of one tool; one instance per tool."""
 
-    def __init__(self, module: str, providers: tuple[type[TypeProvider], ...], namespace: dict[str, Any]) -> None:
+    def __init__(
+        self,
+        module: str,
+        providers: tuple[type[TypeProvider], ...],
+        namespace: dict[str, Any],
+        shared: SharedAnnotations | None = None,
+    ) -> None:
         self.module = module
         self.providers = providers
         self.defs: dict[str, ir.TypeNode] = {}
@@ -136,6 +143,8 @@ class Walker(RecursionTracker):
         #: Each ``Annotated``'s metadata, read once for this tool (its parameters, the walk, the descriptions).
         self.metadata = MetadataReader()
         self._depth = 0
+        #: What the module's other tools evaluated and walked (``shared_annotations``); for this tool alone if none.
+        self._shared = shared if shared is not None else SharedAnnotations()
 
     # -- state ---------------------------------------------------------------
 
@@ -200,6 +209,46 @@ class Walker(RecursionTracker):
         finally:
             self._depth -= 1
         raise self.fail(messages.no_schema(type_name(tp)))
+
+    def walk_annotation(self, tp: Any) -> ir.TypeNode:
+        """``walk`` of a parameter's or the return's annotation, taking a walk another tool of the module kept.
+
+        Not once a recursive type was met in this tool: its name may change
+        what a later walk gives.
+        """
+        if self._names:
+            return self.walk(tp)
+        kept = self._shared.walked(tp, self.providers)
+        if kept is not None:
+            self._take(kept.classes, kept.providers_used)
+            return kept.node
+        if not self._shared.keeps(tp):
+            return self.walk(tp)
+        return self._walk_to_keep(tp)
+
+    def _walk_to_keep(self, tp: Any) -> ir.TypeNode:
+        """``walk``, recording what it adds so another tool can take it; kept when that is all it did."""
+        classes, providers_used, findings = self.classes, self.providers_used, self.findings
+        self.classes, self.providers_used, self.findings = {}, [], []
+        defs, names = len(self.defs), len(self._names)
+        try:
+            node = self.walk(tp)
+        finally:
+            added = (tuple(self.classes.items()), tuple(self.providers_used), self.findings)
+            self.classes, self.providers_used, self.findings = classes, providers_used, findings
+            self._take(added[0], added[1])
+            findings.extend(added[2])
+        if not added[2] and len(self.defs) == defs and len(self._names) == names:
+            self._shared.keep(Walked(tp, self.providers, node, added[0], added[1]))
+        return node
+
+    def _take(self, classes: tuple[tuple[str, Any], ...], providers_used: tuple[str, ...]) -> None:
+        """Record what a walk recorded, as ``remember`` and ``_provided`` record it."""
+        for ref, obj in classes:
+            self.classes.setdefault(ref, obj)
+        for ref in providers_used:
+            if ref not in self.providers_used:
+                self.providers_used.append(ref)
 
     def walk_args(self, args: tuple[Any, ...]) -> tuple[ir.TypeNode, ...]:
         """The nodes of type arguments."""
