@@ -517,19 +517,28 @@ def child_types(node: TypeNode) -> tuple[TypeNode, ...]:
 
 
 def replace_child_types(node: TypeNode, change: Callable[[TypeNode], TypeNode]) -> TypeNode:
-    """``node`` with each type node directly inside it replaced by ``change(child)``; everything else kept."""
+    """``node`` with each type node directly inside it replaced by ``change(child)``; everything else kept.
+
+    ``node`` itself when ``change`` gives back every child as it was: a node
+    stays the one object other tools and the renderer know it by.
+    """
+    children = child_types(node)
+    changed = tuple(change(child) for child in children)
+    if all(new is old for new, old in zip(changed, children, strict=True)):
+        return node
     if isinstance(node, ArrayType):
-        return dataclasses.replace(node, items=change(node.items))
+        return dataclasses.replace(node, items=changed[0])
     if isinstance(node, MapType):
-        return dataclasses.replace(node, values=change(node.values))
+        return dataclasses.replace(node, values=changed[0])
     if isinstance(node, TupleType):
-        return dataclasses.replace(node, items=tuple(change(item) for item in node.items))
+        return dataclasses.replace(node, items=changed)
     if isinstance(node, UnionType):
-        return dataclasses.replace(node, options=tuple(change(option) for option in node.options))
+        return dataclasses.replace(node, options=changed)
     if isinstance(node, Constrained):
-        return dataclasses.replace(node, base=change(node.base))
+        return dataclasses.replace(node, base=changed[0])
     if isinstance(node, ObjectType):
-        return dataclasses.replace(node, fields=tuple(dataclasses.replace(f, type=change(f.type)) for f in node.fields))
+        fields = tuple(dataclasses.replace(f, type=t) for f, t in zip(node.fields, changed, strict=True))
+        return dataclasses.replace(node, fields=fields)
     return node
 
 

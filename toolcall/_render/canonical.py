@@ -14,7 +14,7 @@ from typing import Final
 
 from toolcall import _ir as ir
 from toolcall._render.constrain import constrain
-from toolcall._render.schema import Schema, distinct, enum_groups, ref_to, tuple_items
+from toolcall._render.schema import Schema, distinct, enum_groups, plain, ref_to, tuple_items
 from toolcall._wire import patterns
 
 __all__ = ["RESULT", "canonical_schema", "output_schema", "parameters_schema", "wrapped_output"]
@@ -101,6 +101,17 @@ def _inlined_return(tool: ir.Tool) -> tuple[_Builder, Schema] | None:
     return builder, schema
 
 
+#: The nodes whose schema is worth keeping: those built from other nodes or from values.
+_KEPT_KINDS: Final = frozenset(
+    (ir.LiteralType, ir.EnumType, ir.ArrayType, ir.TupleType, ir.MapType, ir.ObjectType, ir.UnionType)
+)
+#: id(node) → (node, its schema, or ``None`` for a node met once): the schemas of nodes met before, by
+#: identity. A module's tools share their types' nodes (a type is walked once per module), so a type many
+#: tools use is rendered twice, then copied. Held with the node, so the id names it while kept; emptied when full.
+_KEPT_SHAPES: dict[int, tuple[ir.TypeNode, Schema | None]] = {}
+_KEPT_MAX: Final = 4096
+
+
 class _Builder:
     """Renders the nodes of one tool, remembering which named types are referenced."""
 
@@ -108,6 +119,7 @@ class _Builder:
         self.tool = tool
         self.used: dict[str, None] = {}  # an ordered set
         self.custom = False  # whether a custom type's own schema was rendered
+        self._named = False  # whether the node being rendered refers to a named type or is a custom one
 
     def named_type(self, name: str) -> ir.TypeNode:
         """The type behind ``RefType(name)``, as a ``ValueError`` when the tool lacks it."""
@@ -173,7 +185,32 @@ class _Builder:
         return schema
 
     def shape(self, node: ir.TypeNode) -> Schema:
-        """The schema of one node, with its own description."""
+        """The schema of one node, with its own description; a copy of the one kept when the node was met before.
+
+        Kept from the second time a node is met (most are met once, and a
+        copy kept costs what building it does), and only for a node that
+        neither refers to a named type nor holds a custom one: its schema is
+        then the same in every tool.
+        """
+        if type(node) not in _KEPT_KINDS:
+            return self._shape(node)
+        kept = _KEPT_SHAPES.get(id(node))
+        if kept is None or kept[0] is not node:
+            _remember(node, None)
+            return self._shape(node)
+        if kept[1] is not None:
+            copied: Schema = plain(kept[1])
+            return copied
+        named, self._named = self._named, False
+        try:
+            schema = self._shape(node)
+        finally:
+            kept_now, self._named = not self._named, named or self._named
+        if kept_now:
+            _keep_shape(node, schema)
+        return schema
+
+    def _shape(self, node: ir.TypeNode) -> Schema:
         match node:
             case ir.Primitive(name=name):
                 return _primitive(name)
@@ -198,9 +235,10 @@ class _Builder:
                 return _union([self.node(o) for o in options])
             case ir.RefType(name=name):
                 self.used[name] = None
+                self._named = True
                 return {"$ref": ref_to(name)}
             case ir.CustomType():
-                self.custom = True
+                self.custom = self._named = True
                 return dict(node.schema_value)
             case ir.Constrained():
                 return self.node(node)
@@ -213,6 +251,21 @@ class _Builder:
         if node.description:
             schema["description"] = node.description
         return schema
+
+
+def _keep_shape(node: ir.TypeNode, schema: Schema) -> None:
+    try:
+        copied = plain(schema)
+    except ValueError:
+        return  # not JSON (NaN): refused where the schema is handed out, in the words of that place
+    _remember(node, copied)
+
+
+def _remember(node: ir.TypeNode, schema: Schema | None) -> None:
+    """Note ``node`` as met (``schema`` ``None``), or keep its schema."""
+    if len(_KEPT_SHAPES) >= _KEPT_MAX:
+        _KEPT_SHAPES.clear()
+    _KEPT_SHAPES[id(node)] = (node, schema)
 
 
 def _object(properties: Schema, required: list[str], extra: Schema | bool) -> Schema:
