@@ -123,6 +123,7 @@ def alone(declaration: ToolDeclaration, monkeypatch: pytest.MonkeyPatch) -> str:
     with monkeypatch.context() as patch:
         patch.setattr(introspect_tool, "shared_annotations", lambda namespace, module: SharedAnnotations())
         patch.setattr(Walker, "walk_annotation", Walker.walk)
+        patch.setattr(introspect_tool, "_fitted_key", lambda node, value: None)
         return built(declaration)
 
 
@@ -264,6 +265,45 @@ def test_a_walk_after_a_recursive_type_of_the_same_tool_is_not_kept(
         declarations = tool_declarations([module.__name__])
         assert_each_as_alone(declarations, monkeypatch)
         assert [d.name for d in introspect_tool.build_tool(declarations[1]).tool.defs] == ["Json"]
+
+
+DEFAULTS = """
+from __future__ import annotations
+
+import enum
+
+import toolcall
+
+
+class Unit(enum.Enum):
+    C = "celsius"
+    F = "fahrenheit"
+
+
+{tools}
+"""
+
+#: Defaults that are equal in Python but not in JSON (``-0.0 == 0.0``, ``True == 1``), another member,
+#: and one that does not fit its type, so each tool is warned.
+DEFAULT_SHAPE = '''
+@toolcall.tool
+def tool_{i}(ratio: float = {ratio}, either: int | bool = {either}, unit: Unit = Unit.{unit}, days: int = "x") -> None:
+    """Tool {i}."""
+'''
+
+
+def test_each_tool_gets_its_own_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    tools = "".join(
+        DEFAULT_SHAPE.format(i=i, ratio=("0.0", "-0.0", "1.5")[i % 3], either=("1", "True")[i % 2], unit="CF"[i % 2])
+        for i in range(12)
+    )
+    with written_module(tmp_path, "shared_annotations_defaults", DEFAULTS.format(tools=tools)) as module:
+        declarations = tool_declarations([module.__name__])
+        assert_each_as_alone(declarations, monkeypatch)
+        texts = [built(d) for d in declarations]
+        assert ['"-0.0"' in text for text in texts[:3]] == [False, True, False]
+        assert ['"true"' in text for text in texts[:2]] == [False, True]
+        assert all('"the default' in text for text in texts)  # days: warned in each tool
 
 
 def test_a_walk_is_taken_only_with_the_providers_it_was_made_with() -> None:

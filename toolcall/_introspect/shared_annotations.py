@@ -132,9 +132,7 @@ class SharedAnnotations:
     def walked(self, annotation: object, providers: tuple[Any, ...]) -> Walked | None:
         """The kept walk of ``annotation`` with ``providers``, or ``None``."""
         kept = self._walks.get(id(annotation))
-        if kept is None or kept.annotation is not annotation or kept.providers != providers:
-            return None
-        return kept
+        return kept if kept is not None and kept.providers == providers else None
 
     def keeps(self, annotation: object) -> bool:
         """Whether a walk of ``annotation`` is worth keeping: it is a value a text gave."""

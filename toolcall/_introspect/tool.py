@@ -15,7 +15,9 @@ and no error, and its findings are not reported (they concern no input).
 
 from __future__ import annotations
 
+import enum
 import inspect
+import math
 import typing
 from collections.abc import Mapping
 from typing import Any, Final
@@ -120,18 +122,48 @@ def _parameter(walker: Walker, tool: str, param: inspect.Parameter, hint: Any, d
         parameter, finding = unannotated_parameter(param.name, kind, required, doc.params.get(param.name), tool)
         walker.findings.append(finding)
         return parameter
-    if _is_injected(walker, hint):
+    plain_class = type(hint) is type  # most parameters (str, int, a class): nothing declared on them
+    if not plain_class and _is_injected(walker, hint):
         return injected_parameter(param.name, kind, required)
     node = walker.walk_annotation(hint)
-    default = None
-    if has_default:
-        outcome = default_for(param.default, node, walker.defs, tool=tool, parameter=param.name)
-        walker.findings.extend(outcome.findings)
-        default = outcome.default
-    description = parameter_description(
-        declared_description(hint, walker.metadata), doc.params.get(param.name), node, walker.defs
-    )
+    default = _default(walker, tool, param, node) if has_default else None
+    declared = None if plain_class else declared_description(hint, walker.metadata)
+    description = parameter_description(declared, doc.params.get(param.name), node, walker.defs)
     return ir.Parameter(param.name, kind, node, required, default, description)
+
+
+def _default(walker: Walker, tool: str, param: inspect.Parameter, node: ir.TypeNode) -> ir.Default | None:
+    """The parameter's default as the default rules make it; their findings go to the walker."""
+    key = _fitted_key(node, param.default)
+    fitted = _FITTED.get(key) if key is not None else None
+    if fitted is not None:
+        return fitted[1]
+    outcome = default_for(param.default, node, walker.defs, tool=tool, parameter=param.name)
+    walker.findings.extend(outcome.findings)
+    if key is not None and not outcome.findings:
+        if len(_FITTED) >= _FITTED_MAX:
+            _FITTED.clear()
+        _FITTED[key] = (node, outcome.default)
+    return outcome.default
+
+
+#: (id(node), the default's class, the default[, its sign]) → (node, the fitted default): the defaults
+#: fitted before to a node, by its identity. A module's tools share their types' nodes (a type is walked
+#: once per module) and many defaults (``limit: int = 10``, ``unit: Unit = Unit.C``). Only defaults fitted
+#: without a finding, and only of the classes whose equal values have one JSON spelling (a float's sign
+#: is in the key: ``-0.0 == 0.0``). Held with the node, so the id names it while kept; emptied when full.
+_FITTED: dict[tuple[Any, ...], tuple[ir.TypeNode, ir.Default | None]] = {}
+_FITTED_MAX: Final = 4096
+_FITTED_CLASSES: Final = frozenset((str, bool, int, type(None)))
+
+
+def _fitted_key(node: ir.TypeNode, value: object) -> tuple[Any, ...] | None:
+    kind = type(value)
+    if kind in _FITTED_CLASSES or isinstance(value, enum.Enum):
+        return (id(node), kind, value)
+    if kind is float:
+        return (id(node), kind, value, math.copysign(1.0, value))  # type: ignore[arg-type]
+    return None
 
 
 def _is_injected(walker: Walker, hint: Any) -> bool:

@@ -195,7 +195,7 @@ class _Builder:
         if type(node) not in _KEPT_KINDS:
             return self._shape(node)
         kept = _KEPT_SHAPES.get(id(node))
-        if kept is None or kept[0] is not node:
+        if kept is None:
             _remember(node, None)
             return self._shape(node)
         if kept[1] is not None:
