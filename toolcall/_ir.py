@@ -67,7 +67,13 @@ JsonScalar = Union[None, bool, int, float, str]
 
 def canonical_json(value: object) -> str:
     """Encode ``value`` as compact JSON with sorted keys (one spelling per value)."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+    return _CANONICAL_ENCODE(value)
+
+
+#: ``json.dumps`` with these options, without making an encoder for each call (as ``json.dumps`` does).
+_CANONICAL_ENCODE: Final = json.JSONEncoder(
+    sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False
+).encode
 
 
 # The IR's version is ``toolcall._cache.constants.IR_VERSION``: bump it with any change to what this module

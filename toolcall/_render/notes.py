@@ -29,6 +29,8 @@ def notes_for(keywords: Mapping[str, Any]) -> str:
     """One note for the given keywords and values, e.g. ``"between 1 and 7; default: 3"``."""
     if not keywords:
         return ""  # the common case: the passes ask for every node, and most lose nothing
+    if len(keywords) == 1 and "default" in keywords:
+        return _one("default", keywords["default"])  # the next most common: strict schemas carry no default
     parts: list[str] = []
     handled: set[str] = set()
     bounds = _bounds(keywords)
