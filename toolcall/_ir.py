@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, Final, Literal, Union, cast
 
 from toolcall._records import Record, record, set_field
@@ -581,8 +581,10 @@ def to_json(value: Any, shared: SharedTypes | None = None) -> Any:
     each value is, so a cache file holds no key names (most of its bytes
     were), and decoding calls each class with its fields by name.
 
-    With ``shared``, each class node (``ObjectType``, ``EnumType``) is
-    written as its position in ``shared``, where it is encoded once.
+    With ``shared``, each class node (``ObjectType``, ``EnumType``), and
+    each other node made of nodes or values that ``shared`` counted more
+    than once, is written as its position in ``shared``, where it is
+    encoded once.
     """
     cls = type(value)
     if cls is Primitive:
@@ -598,24 +600,69 @@ def to_json(value: Any, shared: SharedTypes | None = None) -> Any:
 
 
 class SharedTypes:
-    """The class nodes that the tools of one cache file share, each encoded once, in order of first use.
+    """The type nodes that the tools of one cache file share, each encoded once, in order of first use.
 
     A module's tools use the same TypedDicts, dataclasses and Enums over and
-    over; ``to_json(tool, shared)`` writes each as its position here, its
-    nested classes first, so a position only ever names an earlier item.
-    ``items`` is what the file holds; ``decode_shared`` reads it back.
+    over, and often the same ``list[str]`` or ``Literal[...]``;
+    ``to_json(tool, shared)`` writes each class, and each other node made of
+    nodes or values that the file would hold more than once (``counted``), as
+    its position here, the nodes inside it first, so a position only ever
+    names an earlier item. A node the file holds once stays in place: a
+    position and a line of its own would only make the file bigger.
+    ``items`` is what the file holds; ``decode_shared`` reads it back, once
+    per file, so the tools that share a node get one node object (whose
+    schema the renderer keeps).
     """
 
-    __slots__ = ("_positions", "items")
+    __slots__ = ("_counting", "_counts", "_keys", "_log", "_positions", "items")
 
     def __init__(self) -> None:
         self.items: list[Any] = []
         self._positions: dict[str, int] = {}
+        self._counting = False
+        self._keys: dict[int, str] = {}  # id(node) → its encoding, for the nodes counted
+        self._counts: dict[str, int] = {}  # an encoding → how often the file holds it
+        self._log: list[str] = []  # the encodings counted, in order, to take back a repeat's inside
+
+    @classmethod
+    def counted(cls, tools: Iterable[Tool]) -> SharedTypes:
+        """A ``SharedTypes`` for the file of ``tools`` (which it then encodes), knowing what the file repeats.
+
+        The inside of a node met again is not counted again: the file holds
+        it once, with the node.
+        """
+        shared = cls()
+        shared._counting = True
+        for tool in tools:
+            to_json(tool, shared)
+        shared._counting, shared._log = False, []
+        return shared
+
+    def place(self, node: Any, kind: str, fields: Callable[[], list[Any]]) -> Any:
+        """How ``node`` of ``kind`` is written: its position here, or in place as ``[kind, *fields()]``."""
+        if self._counting:
+            return self._count(node, kind, fields)
+        encoded = [kind, *fields()]
+        if kind in _CLASS_KINDS or self._counts.get(self._keys.get(id(node), ""), 0) > 1:
+            return self.position(encoded)
+        return encoded
+
+    def _count(self, node: Any, kind: str, fields: Callable[[], list[Any]]) -> list[Any]:
+        start = len(self._log)
+        encoded = [kind, *fields()]
+        key = _encoding_key(encoded)
+        if key in self._counts:  # met before: the file holds its inside once, with its first use
+            for inside in self._log[start:]:
+                self._counts[inside] -= 1
+            del self._log[start:]
+        self._keys[id(node)] = key
+        self._counts[key] = self._counts.get(key, 0) + 1
+        self._log.append(key)
+        return encoded
 
     def position(self, encoded: list[Any]) -> int:
-        """The position of a class node's encoding, added if it is new."""
-        # Keyed by the encoding, not the node: 1, 1.0 and True are equal in Python, not in JSON.
-        key = json.dumps(encoded, ensure_ascii=False, separators=(",", ":"))
+        """The position of a node's encoding, added if it is new."""
+        key = _encoding_key(encoded)
         at = self._positions.get(key)
         if at is None:
             at = self._positions[key] = len(self.items)
@@ -623,8 +670,16 @@ class SharedTypes:
         return at
 
 
-#: The node kinds ``SharedTypes`` holds: the classes, which tools share.
-_SHARED_KINDS: Final = frozenset(("object", "enum"))
+def _encoding_key(encoded: list[Any]) -> str:
+    # Keyed by the encoding, not the node: 1, 1.0 and True are equal in Python, not in JSON.
+    return json.dumps(encoded, ensure_ascii=False, separators=(",", ":"))
+
+
+#: The node kinds ``SharedTypes`` always holds: classes, which a module's tools share by design.
+_CLASS_KINDS: Final = frozenset(("object", "enum"))
+#: The node kinds it may hold: those made of other nodes or of values. A primitive is its name, no longer
+#: than a position; a reference and a custom type stay in place.
+_SHARED_KINDS: Final = frozenset(("object", "enum", "literal", "array", "tuple", "map", "union", "constrained"))
 
 
 #: Per record class: its ``kind`` (or ``None``) and each field's name and encoding default (or ``MISSING``).
@@ -678,10 +733,10 @@ def _record_json(value: Any, layout: _Layout, shared: SharedTypes | None) -> Any
         if default is _REQUIRED or type(last) is not type(default) or last != default:
             break
         items.pop()
+    if shared is not None and kind in _SHARED_KINDS:
+        return shared.place(value, kind, lambda: [to_json(item, shared) for item in items])
     out = [to_json(item, shared) for item in items]
-    if kind is None:
-        return out
-    return shared.position([kind, *out]) if shared is not None and kind in _SHARED_KINDS else [kind, *out]
+    return out if kind is None else [kind, *out]
 
 
 def from_json(data: Any, record: type[Any] = Tool, shared: tuple[Any, ...] = ()) -> Any:
@@ -694,9 +749,9 @@ def from_json(data: Any, record: type[Any] = Tool, shared: tuple[Any, ...] = ())
 
 
 def decode_shared(items: Any) -> tuple[TypeNode, ...]:
-    """The class nodes of a ``SharedTypes``' ``items``: each may name only items before it.
+    """The nodes of a ``SharedTypes``' ``items``: each may name only items before it.
 
-    ``ValueError`` where an item is not a class node's encoding. What the
+    ``ValueError`` where an item is not the encoding of a node of a kind shared. What the
     nodes add up to once expanded is the reader's to bound (a forged file
     can name one item many times).
     """
@@ -705,7 +760,7 @@ def decode_shared(items: Any) -> tuple[TypeNode, ...]:
     decoded: list[Any] = []
     for item in items:
         if type(item) is not list or not item or item[0] not in _SHARED_KINDS:
-            raise ValueError(f"cannot decode {_short(item)} as a shared class")
+            raise ValueError(f"cannot decode {_short(item)} as a shared type")
         decoded.append(_decode(item, _AnyNode, tuple(decoded)))
     return tuple(decoded)
 
@@ -714,7 +769,7 @@ def _decode(data: Any, cls: type[Any], shared: tuple[Any, ...]) -> Any:
     if cls is _AnyNode:
         if type(data) is int:
             if not 0 <= data < len(shared):
-                raise ValueError(f"cannot decode {data} as a shared class: there are {len(shared)} before it")
+                raise ValueError(f"cannot decode {data} as a shared type: there are {len(shared)} before it")
             return shared[data]
         if type(data) is str:
             return Primitive(data)  # type: ignore[arg-type]  # the name is checked with the other fields

@@ -442,8 +442,24 @@ W_IR = (*W, "ir")
 W_PARAMETER = (*W_IR, PARAMETERS)  # then a parameter's index: 0 city, 1 days, 2 unit, 3 mood
 C_IR = ("tools", CATEGORY, "ir")
 B = ("tools", BROKEN)
-DAYS_CONSTRAINTS = (*W_PARAMETER, 1, TYPE, slot(ir.Constrained, "constraints"))
-MOOD_LITERAL = (*W_PARAMETER, 3, TYPE, slot(ir.UnionType, "options"), 0)
+
+
+def in_types(*path: Any, node: bool = False) -> tuple[Any, ...]:
+    """``path`` in the valid file, each step into a node taken where "types" holds it (so does ``node``'s end).
+
+    Every node made of other nodes or values is written once in "types", and named by its position.
+    """
+    content, resolved = valid(), ()
+    for index, key in enumerate(path):
+        resolved = (*resolved, key)
+        going_on = index < len(path) - 1 or node
+        if going_on and type(at(content, resolved)) is int:
+            resolved = ("types", at(content, resolved))
+    return resolved
+
+
+DAYS_CONSTRAINTS = in_types(*W_PARAMETER, 1, TYPE, slot(ir.Constrained, "constraints"))
+MOOD_LITERAL = in_types(*W_PARAMETER, 3, TYPE, slot(ir.UnionType, "options"), 0, node=True)
 DESCRIPTION = slot(ir.Tool, "description")
 # The unit's Enum, as every class, is written once in "types"; the parameter names its position there.
 UNIT_ENUM = ("types", valid()["tools"][WEATHER]["ir"][PARAMETERS][2][TYPE])
@@ -456,7 +472,7 @@ TOP_CASES: list[tuple[str, tuple[Any, ...], Any, str]] = [
     ("ir unknown node kind", (*W_PARAMETER, 0, TYPE), ["spaceship"], "does not decode"),
     ("ir node kind unhashable", (*W_PARAMETER, 0, TYPE), [[]], "does not decode"),
     ("ir node without a kind", (*W_PARAMETER, 0, TYPE), [], "does not decode"),
-    ("ir node a number", (*W_PARAMETER, 0, TYPE), 5, "does not decode"),
+    ("ir node a bool", (*W_PARAMETER, 0, TYPE), True, "does not decode"),
     ("ir node an object (the old encoding)", (*W_PARAMETER, 0, TYPE), OLD_NODE, "does not decode"),
     ("ir primitive name", (*W_PARAMETER, 0, TYPE), ["primitive", 5], "'name' is 5"),
     ("ir primitive unknown", (*W_PARAMETER, 0, TYPE), "x", "Primitive 'name' is 'x'"),
@@ -538,7 +554,7 @@ def written_out(array: list[Any], cls: type[Any]) -> None:
 RECORDS_AT: list[tuple[tuple[Any, ...], type[Any]]] = [
     (W_IR, ir.Tool),
     ((*W_PARAMETER, 0), ir.Parameter),
-    ((*W_PARAMETER, 3, TYPE), ir.UnionType),
+    (in_types(*W_PARAMETER, 3, TYPE, node=True), ir.UnionType),
     (UNIT_ENUM, ir.EnumType),
     (DAYS_CONSTRAINTS, ir.Constraints),
 ]
@@ -656,7 +672,8 @@ def shared_after_the_files_own(make: Callable[[int], list[list[Any]]]) -> Mutati
 case("types: a position out of range", "does not decode")(set_at((*W_PARAMETER, 0, TYPE), 99))
 case("types: a negative position", "does not decode")(set_at((*W_PARAMETER, 0, TYPE), -1))
 case("types: a position as a float", "does not decode")(set_at((*W_PARAMETER, 0, TYPE), 0.0))
-case("types: an item that is no class", "'types' does not decode")(weather_takes(["array", "int"]))
+case("types: an item of a kind kept in place", "'types' does not decode")(weather_takes(["ref", "Unit"]))
+case("types: an item that is a primitive", "'types' does not decode")(weather_takes("int"))  # type: ignore[arg-type]
 case("types: an item that is a position", "'types' does not decode")(weather_takes(0))  # type: ignore[arg-type]
 case("types: a position forward", "'types' does not decode")(
     shared_after_the_files_own(lambda n: [shared_class("A", [["x", n + 1]]), shared_class("B", [["x", "int"]])])

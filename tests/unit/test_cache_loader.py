@@ -13,7 +13,7 @@ import hashlib
 import json
 import os
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -193,11 +193,10 @@ def _slot(cls: type[Any], field: str) -> int:
 
 #: Where ``where``'s ``place`` is: the IR's parameters, the first one's type (a position in "types").
 PLACE_TYPE = ("tools", 1, "ir", _slot(ir.Tool, "parameters"), 0, _slot(ir.Parameter, "type"))
-#: The lower bound of ``place.lat``, by position: the class, shared after get_weather's Unit, its first
-#: field's type (a constrained float), its constraints, their ``ge``.
+#: The lower bound of ``place.lat``, by position: the class (shared), its first field's type (a
+#: constrained float, shared too), its constraints, their ``ge``.
 LAT_GE = (
-    "types",
-    1,
+    *PLACE_TYPE,
     _slot(ir.ObjectType, "fields"),
     0,
     _slot(ir.Field, "type"),
@@ -206,15 +205,25 @@ LAT_GE = (
 )
 
 
+def _follow(content: dict[str, Any], parts: Sequence[str | int]) -> Any:
+    """What ``parts`` lead to in ``content``; a node written in "types" is followed there by its position."""
+    target: Any = content
+    for part in parts:
+        if type(target) is int:
+            target = content["types"][target]
+        target = target[part]
+    return target
+
+
 def _set(path: str | tuple[str | int, ...], value: object) -> Callable[[dict[str, Any]], None]:
     """A change of the value at ``path`` (keys and positions, or ``"a/0/b"``), whatever its type."""
 
     def change(content: dict[str, Any]) -> None:
         parts = path if isinstance(path, tuple) else [int(p) if p.isdigit() else p for p in path.split("/")]
         *parents, last = parts
-        target: Any = content
-        for part in parents:
-            target = target[part]
+        target = _follow(content, parents)
+        if type(target) is int:
+            target = content["types"][target]
         target[last] = value
 
     return change
@@ -502,14 +511,10 @@ def test_a_cache_file_holds_each_tools_sources_and_ir_only(project: Path) -> Non
     assert list(content["sources"]) == ["pkg.tools"]
     assert [entry["sources"] for entry in content["tools"]] == [[0], [0]]  # indexes into the sources table
     assert [entry_tool(content, entry).qualname for entry in content["tools"]] == ["get_weather", "where"]
-    place: Any = content
-    for part in PLACE_TYPE:
-        place = place[part]
-    assert place == LAT_GE[1], "the class written once, in types"
-    lower: Any = content
-    for part in LAT_GE:  # the position the "nan" corruption replaces
-        lower = lower[part]
-    assert lower == -90
+    place = _follow(content, PLACE_TYPE)
+    assert type(place) is int, "the class written once, in types"
+    assert content["types"][place][:2] == ["object", "pkg.tools:Place"]
+    assert _follow(content, LAT_GE) == -90  # the position the "nan" corruption replaces
 
 
 SERVED = """

@@ -107,7 +107,7 @@ def test_a_real_cache_file_has_a_line_per_record_and_each_tool_entry_on_one_line
         f"    {compact(tools[-1])}",
         "  ],",
     ]
-    assert content["types"] == [], "a module of scalars shares no class"
+    assert content["types"] == [], "a module of scalars shares no type"
     assert lines[-2] == '  "types": []'
     shared = ir.decode_shared(content["types"])
     for entry in tools:  # each description is stored once: in the IR, nothing rendered beside it
@@ -142,11 +142,13 @@ def test_the_file_holds_an_entrys_sources_as_indexes_into_the_sorted_table() -> 
     ]
     content = file_format.module_content(scalars.__name__, sources, entries)
     assert list(content["sources"]) == ["a.types", scalars.__name__, "z.types"]
+    shared = ir.SharedTypes()
     assert content["tools"] == [
-        {"sources": [1, 2], "ir": file_format.entry_ir(tools[0])},
+        {"sources": [1, 2], "ir": file_format.entry_ir(tools[0], shared)},
         refused,  # names its tool itself: no sources
-        {"sources": [0, 1], "ir": file_format.entry_ir(tools[1])},
+        {"sources": [0, 1], "ir": file_format.entry_ir(tools[1], shared)},
     ]
+    assert content["types"] == shared.items
     assert [list(entry) for entry in content["tools"]] == [["sources", "ir"], list(refused), ["sources", "ir"]]
 
 

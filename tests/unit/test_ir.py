@@ -287,7 +287,7 @@ POINT = ir.ObjectType("m:Point", "typeddict", (ir.Field("x", ir.Primitive("int")
 PATH = ir.ObjectType("m:Path", "dataclass", (ir.Field("start", POINT), ir.Field("end", POINT)))
 
 
-def test_shared_classes_are_written_once_nested_first_and_named_by_position() -> None:
+def test_shared_types_are_written_once_nested_first_and_named_by_position() -> None:
     shared = ir.SharedTypes()
     first = ir.Tool("a", "", "a", "", (ir.Parameter("p", "positional_or_keyword", PATH),))
     second = ir.Tool("b", "", "b", "", (ir.Parameter("q", "positional_or_keyword", ir.ArrayType(POINT)),))
@@ -301,6 +301,56 @@ def test_shared_classes_are_written_once_nested_first_and_named_by_position() ->
     assert [ir.from_json(data, ir.Tool, decoded) for data in encoded] == [first, second]
 
 
+NUMBERS = ir.ArrayType(ir.Primitive("int"))
+CHOICE = ir.LiteralType(("a", "b"))
+
+
+def counted_file(*tools: ir.Tool) -> tuple[list[Any], list[Any]]:
+    """The tools encoded as one file encodes them (``SharedTypes.counted``), as JSON data, and the file's types."""
+    shared = ir.SharedTypes.counted(tools)
+    encoded = [json.loads(json.dumps(ir.to_json(tool, shared))) for tool in tools]
+    return encoded, shared.items
+
+
+def tool_of(name: str, *types: ir.TypeNode) -> ir.Tool:
+    parameters = tuple(ir.Parameter(f"p{i}", "positional_or_keyword", t) for i, t in enumerate(types))
+    return ir.Tool(name, "", name, "", parameters)
+
+
+def test_a_node_the_file_holds_twice_is_shared_and_one_it_holds_once_stays_in_place() -> None:
+    tools = (tool_of("a", NUMBERS, CHOICE), tool_of("b", ir.ArrayType(ir.Primitive("int"))))  # an equal node
+    encoded, items = counted_file(*tools)
+    assert items == [["array", "int"]]
+    assert encoded == [["a", "a", "", [["p0", 0], ["p1", ["literal", ["a", "b"]]]]], ["b", "b", "", [["p0", 0]]]]
+    decoded = ir.decode_shared(items)
+    again = [ir.from_json(data, ir.Tool, decoded) for data in encoded]
+    assert again == list(tools)
+    assert again[0].parameters[0].type is again[1].parameters[0].type  # one node object for the tools that share it
+
+
+def test_what_a_shared_node_holds_is_counted_once() -> None:
+    # The list of choices is in both tools: the file holds it once, and the choices inside it once, in place.
+    listed = ir.ArrayType(CHOICE)
+    encoded, items = counted_file(tool_of("a", listed), tool_of("b", listed))
+    assert items == [["array", ["literal", ["a", "b"]]]]
+    assert encoded == [["a", "a", "", [["p0", 0]]], ["b", "b", "", [["p0", 0]]]]
+    # Inside a class the tools share, likewise: held once, in the class.
+    point = ir.ObjectType("m:P", "typeddict", (ir.Field("x", NUMBERS),))
+    encoded, items = counted_file(tool_of("a", point), tool_of("b", point))
+    assert items == [["object", "m:P", "typeddict", [["x", ["array", "int"]]]]]
+    # Held twice in one class's first use, it is shared.
+    pair = ir.ObjectType("m:Pair", "typeddict", (ir.Field("x", NUMBERS), ir.Field("y", NUMBERS)))
+    encoded, items = counted_file(tool_of("a", pair), tool_of("b", pair))
+    assert items == [["array", "int"], ["object", "m:Pair", "typeddict", [["x", 0], ["y", 0]]]]
+
+
+def test_equal_in_python_but_not_in_json_is_not_shared() -> None:
+    ones, trues = ir.LiteralType((1, 0)), ir.LiteralType((True, False))
+    encoded, items = counted_file(tool_of("a", ones, trues), tool_of("b", trues))
+    assert items == [["literal", [True, False]]]
+    assert encoded[0][3] == [["p0", ["literal", [1, 0]]], ["p1", 0]]
+
+
 def test_classes_equal_in_python_but_not_in_json_are_not_shared() -> None:
     shared = ir.SharedTypes()
     ones, bools = ir.EnumType("m:E", (1, 0)), ir.EnumType("m:E", (True, False))
@@ -309,14 +359,15 @@ def test_classes_equal_in_python_but_not_in_json_are_not_shared() -> None:
     assert ir.decode_shared(shared.items)[1].values == (True, False)
 
 
-def test_a_position_names_only_an_earlier_class() -> None:
-    with pytest.raises(ValueError, match="cannot decode 0 as a shared class: there are 0 before it"):
+def test_a_position_names_only_an_earlier_type() -> None:
+    with pytest.raises(ValueError, match="cannot decode 0 as a shared type: there are 0 before it"):
         ir.decode_shared([["object", "m:A", "typeddict", [["x", 0]]]])
-    with pytest.raises(ValueError, match="cannot decode 1 as a shared class"):
+    with pytest.raises(ValueError, match="cannot decode 1 as a shared type"):
         ir.decode_shared([["enum", "m:E", [1]], ["object", "m:A", "typeddict", [["x", 1]]]])
-    with pytest.raises(ValueError, match="as a shared class"):
-        ir.decode_shared([["array", "int"]])  # only classes are shared
+    for kept_in_place in (["ref", "A"], ["custom", "m:A", "{}"], "int"):
+        with pytest.raises(ValueError, match="as a shared type"):
+            ir.decode_shared([kept_in_place])
     with pytest.raises(ValueError, match="as shared types"):
         ir.decode_shared({"0": []})
-    with pytest.raises(ValueError, match="cannot decode 3 as a shared class"):
+    with pytest.raises(ValueError, match="cannot decode 3 as a shared type"):
         ir.from_json(["t", "t", "", [["p", 3]]], ir.Tool, ir.decode_shared([["enum", "m:E", [1]]]))

@@ -17,7 +17,7 @@ CACHE_FORMAT: Final = 7
 
 #: Bumped whenever the meaning or shape of the IR (``toolcall._ir``) changes; caches written with another
 #: version are stale. Here rather than beside the IR: the plugin's warm runs name it without importing the IR.
-IR_VERSION: Final = 4
+IR_VERSION: Final = 5
 
 #: The directory beside a tool module that holds its cache file.
 CACHE_DIR: Final = "__toolcall__"

@@ -21,7 +21,7 @@ has validated every part. Its content, in this order::
         {"sources": [...], "ir": [...], "findings": [[code, parameter, path, message], ...]},
         {"name": ..., "qualname": ..., "fingerprint": ..., "refused": "..."}
       ],
-      "types": [...]                     # the classes the tools share, each once (ir.SharedTypes)
+      "types": [...]                     # the type nodes the tools share, each once (ir.SharedTypes)
     }
 
 A tool's entry is its IR as the static front end derived it, descriptions
@@ -221,11 +221,11 @@ def module_content(
     ``sources`` maps each module a tool depends on to its ``source_record``;
     each entry of ``tools`` names its modules and holds its IR
     (``tool_entry``); the file holds the modules as indexes into the sorted
-    table, and the IR encoded with the classes the tools share written once.
+    table, and the IR encoded with the types the tools share written once.
     """
     names = sorted(sources)
     index = {name: position for position, name in enumerate(names)}
-    shared = ir.SharedTypes()
+    shared = ir.SharedTypes.counted(entry["tool"] for entry in tools if "refused" not in entry)
     return {
         "checked": {} if checked is None else checked,
         "format": CACHE_FORMAT,

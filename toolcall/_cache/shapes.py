@@ -82,11 +82,11 @@ _JSON_SCALARS: Final = frozenset((str, int, bool, type(None)))
 _LITERAL_KINDS: Final = _JSON_SCALARS | {float}
 
 _HEAD_KEYS: Final = frozenset(("checked", "content_sha256", "format", "ir", "module", "sources", "tools", "types"))
-#: The most type nodes a file's tools may add up to with their shared classes expanded. A file written out
+#: The most type nodes a file's tools may add up to with their shared types expanded. A file written out
 #: in full within the size limit holds fewer (each node takes more than 16 bytes); a forged file that names
-#: one shared class many times over, at many levels, could otherwise ask for more than any machine has.
+#: one shared type many times over, at many levels, could otherwise ask for more than any machine has.
 MAX_EXPANDED_NODES: Final = 4_000_000
-#: How deep types may nest once shared classes are expanded: no deeper than an entry written out in full
+#: How deep types may nest once shared types are expanded: no deeper than an entry written out in full
 #: can (one JSON level a node at least), so the renderers and the dispatcher meet nothing new.
 MAX_TYPE_DEPTH: Final = MAX_DEPTH
 _DESCRIBED_KEYS: Final = frozenset(("sources", "ir"))
@@ -228,7 +228,7 @@ def _head(content: Any, module: str) -> None:
 
 @record(frozen=True, slots=True)
 class _Expansion(Record):
-    """What a type node adds up to with the shared classes it names expanded: nodes, nesting, named types used."""
+    """What a type node adds up to with the shared types it names expanded: nodes, nesting, named types used."""
 
     nodes: int
     depth: int
@@ -240,13 +240,13 @@ class _Expansion(Record):
         set_field(self, "refs", refs)
 
 
-#: A decoded shared class (by identity: the decoder hands out the one object) -> its expansion.
+#: A decoded shared type (by identity: the decoder hands out the one object) -> its expansion.
 _Shared = dict[int, tuple[ir.TypeNode, _Expansion]]
 
 
 @record(frozen=True, slots=True)
 class _SharedTypes(Record):
-    """A file's decoded shared classes, in file order (what an entry's IR names by position), and their expansions."""
+    """A file's decoded shared types, in file order (what an entry's IR names by position), and their expansions."""
 
     nodes: tuple[ir.TypeNode, ...]
     expansions: _Shared
@@ -257,7 +257,7 @@ class _SharedTypes(Record):
 
 
 def _shared_types(items: list[Any]) -> _SharedTypes:
-    """The file's shared classes, each checked once, with what each expands to."""
+    """The file's shared types, each checked once, with what each expands to."""
     for index, item in enumerate(items):
         _json(item, f"the cache's shared type {index}")  # bounds the depth before decode_shared recurses
     try:
@@ -275,7 +275,7 @@ def _shared_types(items: list[Any]) -> _SharedTypes:
 def _expansion(
     roots: tuple[ir.TypeNode, ...], shared: _Shared, what: str, root: ir.TypeNode | None = None
 ) -> _Expansion:
-    """What ``roots`` expand to, each shared class (but ``root``) counted from its own expansion (iteratively)."""
+    """What ``roots`` expand to, each shared type (but ``root``) counted from its own expansion (iteratively)."""
     nodes = depth = 0
     refs: set[str] = set()
     stack = [(node, 1) for node in roots]
@@ -424,7 +424,7 @@ def _tool(data: Any, what: str, module: str, shared: _SharedTypes) -> tuple[ir.T
 def _ir_fields(root: Any, what: str, shared: _Shared) -> None:
     """Check every field of every node of a decoded IR against its declared type (iteratively).
 
-    The shared classes it names (but ``root``) were checked on their own.
+    The shared types it names (but ``root``) were checked on their own.
     """
     layouts = _ir_layouts()
     stack: list[Any] = [root]
@@ -653,7 +653,7 @@ class _Tally:
             self.depth = level
 
     def count_shared(self, node: ir.TypeNode, level: int) -> None:
-        """A shared class at ``level``: what it expands to."""
+        """A shared type at ``level``: what it expands to."""
         known = self.shared.expansions.get(id(node))
         if known is None or known[0] is not node:
             raise _Doubt
@@ -740,7 +740,7 @@ def _one_value(item: Any, cls: type[Any], level: int, tally: _Tally) -> Any:
 
 
 def _one_node(data: Any, level: int, tally: _Tally) -> ir.TypeNode:
-    """A type node at ``level``: a primitive's name, a shared class's position, or ``[kind, fields...]``."""
+    """A type node at ``level``: a primitive's name, a shared type's position, or ``[kind, fields...]``."""
     kind = type(data)
     if kind is str:
         if data not in _plans()[1]:
