@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from tests import corpus
+from tests.repeated_types import module_source
 from tests.written_modules import imported_corpus, tool_declarations, written_module
 from toolcall import _ir as ir
 from toolcall._providers import VARIANTS
@@ -60,42 +61,7 @@ def test_a_generated_corpus_renders_as_afresh(tmp_path: Path, monkeypatch: pytes
         assert rendered(tools) == expected
 
 
-SOURCE = '''
-from __future__ import annotations
-
-import enum
-
-from typing_extensions import NotRequired, TypedDict
-
-import toolcall
-
-
-class Unit(enum.Enum):
-    """A unit."""
-
-    C = "celsius"
-    F = "fahrenheit"
-
-
-class Item(TypedDict):
-    """An order line."""
-
-    name: str
-    qty: int
-    unit: NotRequired[Unit]
-
-
-class Tree(TypedDict):
-    label: str
-    children: list[Tree]
-
-
-{tools}
-'''
-
-TOOL = '''
-@toolcall.tool
-def tool_{i}(items: list[Item], tree: Tree | None = None, unit: Unit = Unit.C) -> None:
+TOOL = '''def tool_{i}(items: list[Item], tree: Tree | None = None, unit: Unit = Unit.C) -> None:
     """Tool {i}.
 
     Args:
@@ -106,8 +72,7 @@ def tool_{i}(items: list[Item], tree: Tree | None = None, unit: Unit = Unit.C) -
 
 @pytest.fixture
 def shared_types(tmp_path: Path) -> Iterator[list[ir.Tool]]:
-    source = SOURCE.format(tools="".join(TOOL.format(i=i) for i in range(20)))
-    with written_module(tmp_path, "kept_shapes_tools", source) as module:
+    with written_module(tmp_path, "kept_shapes_tools", module_source(20, [TOOL])) as module:
         yield ir_of([module.__name__])
 
 

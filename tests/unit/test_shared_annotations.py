@@ -23,6 +23,7 @@ from typing import Any
 import pytest
 
 from tests import corpus
+from tests.repeated_types import module_source
 from tests.written_modules import imported_corpus, tool_declarations, written_module
 from toolcall import _ir as ir
 from toolcall._declarations.tool import ToolDeclaration, declaration_of
@@ -31,77 +32,6 @@ from toolcall._introspect import tool as introspect_tool
 from toolcall._introspect.hints import function_hints
 from toolcall._introspect.shared_annotations import SharedAnnotations, Walked
 from toolcall._introspect.types import Walker
-
-SOURCE = '''
-from __future__ import annotations
-
-import dataclasses
-import enum
-import types
-from typing import Literal
-
-from typing_extensions import NotRequired, TypedDict
-
-import toolcall
-
-
-class Unit(enum.Enum):
-    """A temperature unit."""
-
-    C = "celsius"
-    F = "fahrenheit"
-
-
-class Item(TypedDict):
-    """An order line."""
-
-    name: str
-    qty: int
-    note: NotRequired[str]
-
-
-class Tree(TypedDict):
-    """A tree: it names itself."""
-
-    label: str
-    children: list[Tree]
-
-
-@dataclasses.dataclass
-class Loose:
-    """Its default is not an int: each tool that uses it is warned."""
-
-    count: int = "many"  # type: ignore[assignment]
-
-
-ns = types.SimpleNamespace(Picked=Item)
-
-{tools}
-'''
-
-SHAPES = (
-    '''def tool_{i}(items: list[Item], unit: Unit = Unit.C, note: str | None = None) -> list[str]:
-    """Tool {i}.
-
-    Args:
-        items: the order
-    """
-    return []
-''',
-    '''def tool_{i}(tree: Tree, mode: Literal["fast", "exact"] = "fast", items: list[Item] | None = None) -> Tree:
-    """Tool {i}."""
-    return tree
-''',
-    '''def tool_{i}(loose: list[Loose], picked: ns.Picked, unit: Unit = Unit.F) -> dict[str, int]:
-    """Tool {i}."""
-    return {{}}
-''',
-)
-
-
-def module_source(count: int) -> str:
-    tools = "\n\n".join("@toolcall.tool\n" + SHAPES[i % len(SHAPES)].format(i=i) for i in range(count))
-    return SOURCE.format(tools=tools)
 
 
 @pytest.fixture
