@@ -31,9 +31,11 @@ from typing import Any, Final
 
 from toolcall import _ir as ir
 
-__all__ = ["SharedAnnotations", "Walked", "compiled", "shared_annotations"]
+__all__ = ["NOT_SETTLED", "SharedAnnotations", "Walked", "compiled", "shared_annotations"]
 
 _MISSING: Final = object()
+#: What ``SharedAnnotations.evaluate`` returns for a value that is not settled.
+NOT_SETTLED: Final = object()
 
 #: The instructions of a text that only names things, subscripts, ``|`` and constants: its value
 #: depends on nothing but the objects its names are bound to.
@@ -111,7 +113,7 @@ class SharedAnnotations:
         self._walks: dict[int, Walked] = {}
 
     def evaluate(self, text: str, namespace: dict[str, Any], settled: Callable[[Any], bool]) -> Any:
-        """``eval(text, namespace)``, with ``None`` read as ``NoneType``; ``_MISSING`` when not ``settled``.
+        """``eval(text, namespace)``, with ``None`` read as ``NoneType``; ``NOT_SETTLED`` when not ``settled``.
 
         Raises what ``eval`` raises.
         """
@@ -123,7 +125,7 @@ class SharedAnnotations:
         if value is None:
             value = types.NoneType
         if not settled(value):
-            return _MISSING
+            return NOT_SETTLED
         if _naming_only(code):
             self._texts[text] = _Evaluated(tuple((name, _bound(namespace, name)) for name in code.co_names), value)
             self._values[id(value)] = value
@@ -169,6 +171,3 @@ def shared_annotations(namespace: dict[str, Any], module: str) -> SharedAnnotati
             shared = _SHARED.setdefault(loaded, SharedAnnotations())
     return shared
 
-
-#: What ``SharedAnnotations.evaluate`` returns for a value that is not settled.
-NOT_SETTLED: Final = _MISSING
