@@ -170,4 +170,3 @@ def shared_annotations(namespace: dict[str, Any], module: str) -> SharedAnnotati
         with _SHARED_LOCK:  # two threads on a module's first tools get one
             shared = _SHARED.setdefault(loaded, SharedAnnotations())
     return shared
-
