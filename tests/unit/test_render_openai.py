@@ -162,9 +162,9 @@ def test_only_a_custom_schema_can_leave_an_array_without_items(tmp_path: Path) -
         tools += [introspect(declaration).tool for declaration in tool_declarations(list(written.modules))]
     customs = 0
     for tool in tools:
-        schema, custom = canonical_schema(tool)
-        customs += custom
-        assert custom or not changes_with_items(schema), tool.name
+        canonical = canonical_schema(tool)
+        customs += canonical.custom
+        assert canonical.custom or not changes_with_items(canonical.schema), tool.name
     assert 0 < customs < len(tools)  # both kinds are there
 
 

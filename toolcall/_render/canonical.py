@@ -9,15 +9,16 @@ the type (bounds on a ``string_integer``), a note in the description.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Final
 
 from toolcall import _ir as ir
+from toolcall._records import Record, record, set_field
 from toolcall._render.constrain import constrain
-from toolcall._render.schema import Schema, distinct, enum_groups, plain, ref_to, tuple_items
+from toolcall._render.schema import Schema, distinct, enum_groups, is_plain_scalar, plain, ref_to, tuple_items
 from toolcall._wire import patterns
 
-__all__ = ["RESULT", "canonical_schema", "output_schema", "parameters_schema", "wrapped_output"]
+__all__ = ["RESULT", "Canonical", "canonical_schema", "output_schema", "parameters_schema", "wrapped_output"]
 
 #: The one property of the object an output schema wraps a return value that is not an object in.
 RESULT: Final = "result"
@@ -38,17 +39,41 @@ _PATTERNS = {"decimal": patterns.DECIMAL_PATTERN, "string_integer": patterns.STR
 
 def parameters_schema(tool: ir.Tool) -> Schema:
     """The canonical schema of ``tool``'s parameters (injected ones left out)."""
-    return canonical_schema(tool)[0]
+    return canonical_schema(tool).schema
 
 
-def canonical_schema(tool: ir.Tool) -> tuple[Schema, bool]:
-    """``parameters_schema(tool)``, and whether it holds a custom type's own schema.
+@record(frozen=True, slots=True)
+class Canonical(Record):
+    """``parameters_schema(tool)``, with two facts about how it was built.
 
-    That is the one part whose arrays may lack ``items``: toolcall's own
-    arrays always have one, so without it the OpenAI items pass has nothing to do.
+    ``custom``: it holds a custom type's own schema. That is the one part
+    whose arrays may lack ``items``: toolcall's own arrays always have one,
+    so without it the OpenAI items pass has nothing to do.
+
+    ``plain``: it shares nothing with anything else and holds no value
+    that ``plain`` would refuse or convert (NaN, an infinity, an integer
+    too long for JSON text, a subclass of a JSON type), so it can be handed
+    out once as it is, without a copy. The builder makes every dict and
+    list afresh, so this only asks whether each value it placed (defaults,
+    enum and literal values, bounds) is a plain JSON scalar; a custom
+    schema or a default that is a list or an object is not vouched for.
     """
+
+    schema: Schema
+    custom: bool
+    plain: bool
+
+    def __init__(self, schema: Schema, custom: bool, plain: bool) -> None:
+        set_field(self, "schema", schema)
+        set_field(self, "custom", custom)
+        set_field(self, "plain", plain)
+
+
+def canonical_schema(tool: ir.Tool) -> Canonical:
+    """``parameters_schema(tool)``, whether it holds a custom type's own schema, and whether it is plain JSON."""
     builder = _Builder(tool)
-    return builder.with_defs(builder.root(tool.parameters)), builder.custom
+    schema = builder.with_defs(builder.root(tool.parameters))
+    return Canonical(schema, builder.custom, builder.plain)
 
 
 def output_schema(tool: ir.Tool) -> Schema | None:
@@ -119,6 +144,7 @@ class _Builder:
         self.tool = tool
         self.used: dict[str, None] = {}  # an ordered set
         self.custom = False  # whether a custom type's own schema was rendered
+        self.plain = True  # whether each value placed was a plain JSON scalar (``Canonical.plain``)
         self._named = False  # whether the node being rendered refers to a named type or is a custom one
 
     def named_type(self, name: str) -> ir.TypeNode:
@@ -166,8 +192,14 @@ class _Builder:
         """A property: the node's schema with the member's description and default."""
         schema = self.node(node, description)
         if default is not None:
-            schema["default"] = default.value
+            value = schema["default"] = default.value
+            self._placed((value,))
         return schema
+
+    def _placed(self, values: Iterable[object]) -> None:
+        """Note values put into the schema as they are: ``plain`` only while each is a plain JSON scalar."""
+        if self.plain and not all(map(is_plain_scalar, values)):
+            self.plain = False
 
     def node(self, node: ir.TypeNode, description: str | None = None) -> Schema:
         """The schema of ``node``; ``description`` (when not ``None``) replaces the node's own.
@@ -176,7 +208,10 @@ class _Builder:
         means none). It is applied under constraints, so their notes survive.
         """
         if isinstance(node, ir.Constrained):
-            return constrain(self.node(node.base, description), node.constraints)
+            bounds = node.constraints
+            self._placed((bounds.ge, bounds.le, bounds.gt, bounds.lt, bounds.multiple_of, bounds.min_length))
+            self._placed((bounds.max_length, bounds.pattern))
+            return constrain(self.node(node.base, description), bounds)
         schema = self.shape(node)
         if description is not None:
             schema.pop("description", None)
@@ -217,8 +252,10 @@ class _Builder:
             case ir.AnyType():
                 return {}
             case ir.LiteralType(values=values):
+                self._placed(values)
                 return _enum(values, None)
             case ir.EnumType(values=values, description=description):
+                self._placed(values)
                 return _enum(values, description)
             case ir.ArrayType(items=items, container=container):
                 schema: Schema = {"type": "array", "items": self.node(items)}
@@ -239,6 +276,7 @@ class _Builder:
                 return {"$ref": ref_to(name)}
             case ir.CustomType():
                 self.custom = self._named = True
+                self.plain = False  # any JSON text: vouched for by the copy that hands it out
                 return dict(node.schema_value)
             case ir.Constrained():
                 return self.node(node)

@@ -164,8 +164,11 @@ class _Shared:
 
     def __init__(self, tool: ir.Tool, *, copies: bool = True) -> None:
         self.tool = tool
-        self.canonical, self._custom = canonical_schema(tool)
+        canonical = canonical_schema(tool)
+        self.canonical, self._custom = canonical.schema, canonical.custom
         self._copies = copies
+        # The canonical schema, made for this rendering alone, goes to its first user as it is, when plain.
+        self._canonical_unclaimed = copies and canonical.plain
         self._json: dict[int, tuple[Any, str]] = {}
 
     @cached_property
@@ -199,9 +202,16 @@ class _Shared:
     def fresh(self, value: Any) -> Any:
         """``plain(value)``, a copy for each use; without copies, ``value`` itself, once its JSON text is made.
 
-        Either way what JSON cannot hold (NaN, the infinities) is refused.
+        Either way what JSON cannot hold (NaN, the infinities) is refused. The
+        one exception: a plain canonical schema (``Canonical.plain``) is
+        its own first copy, since nothing else holds it and ``plain`` would
+        change nothing in it; the passes only read it, and the variants
+        after it get copies before any caller can change it.
         """
         if self._copies:
+            if value is self.canonical and self._canonical_unclaimed:
+                self._canonical_unclaimed = False
+                return value
             return plain(value)
         self._encoded(value)
         return value

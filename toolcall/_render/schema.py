@@ -25,6 +25,7 @@ __all__ = [
     "distinct",
     "enum_groups",
     "has_type",
+    "is_plain_scalar",
     "iter_schemas",
     "map_children",
     "plain",
@@ -70,6 +71,15 @@ _isfinite: Final = math.isfinite
 #: Integers up to this many bits are within any int-string limit (640 digits, the lowest allowed limit);
 #: a longer one goes through the JSON text, which refuses it past the interpreter's limit.
 _INT_BITS: Final = 2000
+
+
+def is_plain_scalar(value: object) -> bool:
+    """Whether ``plain`` keeps ``value`` as it is: a ``str``, ``bool``, ``None``, short ``int`` or finite ``float``."""
+    if type(value) is int:
+        return value.bit_length() <= _INT_BITS
+    if type(value) is float:
+        return _isfinite(value)
+    return type(value) is str or type(value) is bool or value is None
 
 
 class _NotPlain(Exception):
