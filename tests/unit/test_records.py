@@ -21,9 +21,9 @@ from toolcall import _ir as ir
 from toolcall._cache import loader, problem, shapes
 from toolcall._dispatch.binder import Binder
 from toolcall._findings import Finding
-from toolcall._introspect import custom_types, tool
+from toolcall._introspect import custom_types
 from toolcall._records import Record
-from toolcall._render import definitions, profiles
+from toolcall._render import canonical, definitions, profiles
 from toolcall._rules import annotated, defaults, docstrings
 
 CLASSES = sorted({*ir._NODE_CLASSES.values(), *ir._RECORD_CLASSES.values()}, key=lambda cls: cls.__name__)
@@ -36,6 +36,7 @@ OTHER_RECORDS = (
     shapes._SharedTypes,
     problem.Problem,
     definitions.Rendered,
+    canonical.Canonical,
     profiles.Profile,
     docstrings.ParsedDocstring,
     docstrings._Read,
@@ -47,7 +48,6 @@ OTHER_RECORDS = (
     annotated.Metadata,
     _introspect.Introspected,
     custom_types.ProvidedType,
-    tool.ToolParts,
     Binder,
 )
 

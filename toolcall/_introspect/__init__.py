@@ -46,5 +46,4 @@ def introspect(declaration: ToolDeclaration) -> Introspected:
     """
     from toolcall._introspect.tool import build_tool
 
-    parts = build_tool(declaration)
-    return Introspected(parts.tool, parts.findings, parts.classes)
+    return build_tool(declaration)

@@ -19,7 +19,6 @@ import enum
 import inspect
 import math
 import typing
-from collections.abc import Mapping
 from typing import Any, Final
 
 import typing_extensions as te
@@ -30,11 +29,11 @@ from toolcall._declarations.custom import providers_for
 from toolcall._declarations.tool import ToolDeclaration
 from toolcall._exceptions import SchemaError
 from toolcall._findings import Finding
+from toolcall._introspect import Introspected
 from toolcall._introspect.hints import function_hints
 from toolcall._introspect.metadata import declared_description
 from toolcall._introspect.shared_annotations import shared_annotations
 from toolcall._introspect.types import Walker
-from toolcall._records import Record, record, set_field
 from toolcall._rules.defaults import default_for
 from toolcall._rules.descriptions import parameter_description
 from toolcall._rules.docstrings import ParsedDocstring, examples_of, parse_docstring
@@ -48,7 +47,7 @@ from toolcall._rules.tool_rules import (
     unreadable_examples,
 )
 
-__all__ = ["ToolParts", "build_tool"]
+__all__ = ["build_tool"]
 
 _KINDS: Final[dict[Any, ir.ParameterKind]] = {
     inspect.Parameter.POSITIONAL_ONLY: "positional_only",
@@ -59,29 +58,14 @@ _KINDS: Final[dict[Any, ir.ParameterKind]] = {
 _NO_ANNOTATION: Final = object()
 
 
-@record(frozen=True, slots=True)
-class ToolParts(Record):
-    """The tool's IR with what the walk collected on the way."""
-
-    tool: ir.Tool
-    findings: tuple[Finding, ...]
-    classes: Mapping[str, Any]
-
-    def __init__(self, tool: ir.Tool, findings: tuple[Finding, ...], classes: Mapping[str, Any]) -> None:
-        set_field(self, "tool", tool)
-        set_field(self, "findings", findings)
-        set_field(self, "classes", classes)
-
-
-def build_tool(declaration: ToolDeclaration) -> ToolParts:
+def build_tool(declaration: ToolDeclaration) -> Introspected:
     """Introspect ``declaration``'s function; raises ``SchemaError`` for a type no schema describes."""
     fn = declaration.function
-    where = f"tool {declaration.name!r} ({declaration.module}.{declaration.qualname})"
     shared = shared_annotations(fn.__globals__, declaration.module)
     try:
         hints = function_hints(fn, shared)
     except SchemaError as exc:
-        raise SchemaError(f"{where}, {exc}") from None
+        raise SchemaError(f"{_where(declaration)}, {exc}") from None
     doc = parse_docstring(fn.__doc__)
     walker = Walker(declaration.module, providers_for(declaration.module), fn.__globals__, shared)
     findings: list[Finding] = []
@@ -93,7 +77,7 @@ def build_tool(declaration: ToolDeclaration) -> ToolParts:
         try:
             parameters.append(_parameter(walker, declaration.name, param, hints.get(param.name, _NO_ANNOTATION), doc))
         except SchemaError as exc:
-            raise SchemaError(f"{where}, parameter {param.name!r}: {exc}") from None
+            raise SchemaError(f"{_where(declaration)}, parameter {param.name!r}: {exc}") from None
         findings.extend(_claimed(walker, declaration.name, param.name))
     findings.extend(stray_entries(doc.params, declared, declaration.name))
     returns = _returns(walker, hints.get("return", _NO_ANNOTATION))
@@ -111,7 +95,11 @@ def build_tool(declaration: ToolDeclaration) -> ToolParts:
         providers=walker.providers_used,
         examples=examples.examples,
     )
-    return ToolParts(tool, tuple(findings), dict(walker.classes))
+    return Introspected(tool, tuple(findings), dict(walker.classes))
+
+
+def _where(declaration: ToolDeclaration) -> str:
+    return f"tool {declaration.name!r} ({declaration.module}.{declaration.qualname})"
 
 
 def _parameter(walker: Walker, tool: str, param: inspect.Parameter, hint: Any, doc: ParsedDocstring) -> ir.Parameter:
