@@ -17,10 +17,9 @@ import sys
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing at start-up
 if TYPE_CHECKING:
     import inspect
-    from collections.abc import Mapping
     from typing import Any
 
-__all__ = ["holders_of", "parameters_of", "signature"]
+__all__ = ["DeclaredParameter", "holders_of", "parameters_of", "signature"]
 
 
 def signature(fn: Any) -> inspect.Signature:
@@ -34,8 +33,23 @@ def signature(fn: Any) -> inspect.Signature:
     return inspect.signature(fn)
 
 
-def parameters_of(fn: Any) -> Mapping[str, inspect.Parameter]:
-    """``signature(fn).parameters`` without their annotations: names, kinds and defaults.
+class DeclaredParameter:
+    """A parameter as ``inspect.signature`` gives it, less its annotation: its name, kind and default.
+
+    ``kind`` is an ``inspect.Parameter`` kind; ``default`` is the default
+    object itself, or ``inspect.Parameter.empty`` when there is none.
+    """
+
+    __slots__ = ("default", "kind", "name")
+
+    def __init__(self, name: str, kind: inspect._ParameterKind, default: Any) -> None:
+        self.name = name
+        self.kind = kind
+        self.default = default
+
+
+def parameters_of(fn: Any) -> dict[str, DeclaredParameter]:
+    """``signature(fn).parameters`` without their annotations: names, kinds and defaults, in order.
 
     A plain function (no ``__wrapped__``, no ``__signature__``) has them read
     from its code object, as ``inspect`` would, without the rest of its
@@ -45,26 +59,26 @@ def parameters_of(fn: Any) -> Mapping[str, inspect.Parameter]:
 
     if type(fn) is not _FUNCTION or "__wrapped__" in fn.__dict__ or "__signature__" in fn.__dict__:
         found = signature(fn).parameters
-        return {name: p.replace(annotation=p.empty) for name, p in found.items()}
+        return {name: DeclaredParameter(name, p.kind, p.default) for name, p in found.items()}
     code = fn.__code__
     positional, keyword_only = code.co_argcount, code.co_kwonlyargcount
-    names, empty, make = code.co_varnames, inspect.Parameter.empty, inspect.Parameter
+    names, empty, kinds = code.co_varnames, inspect.Parameter.empty, inspect.Parameter
     defaults = fn.__defaults__ or ()
     keyword_defaults = fn.__kwdefaults__ or {}
     first_default = positional - len(defaults)
     made = []
     for index in range(positional):
-        kind = make.POSITIONAL_ONLY if index < code.co_posonlyargcount else make.POSITIONAL_OR_KEYWORD
+        kind = kinds.POSITIONAL_ONLY if index < code.co_posonlyargcount else kinds.POSITIONAL_OR_KEYWORD
         default = defaults[index - first_default] if index >= first_default else empty
-        made.append(make(names[index], kind, default=default))
+        made.append(DeclaredParameter(names[index], kind, default))
     star = positional + keyword_only  # *args and **kwargs come after the keyword-only names
     if code.co_flags & inspect.CO_VARARGS:
-        made.append(make(names[star], make.VAR_POSITIONAL))
+        made.append(DeclaredParameter(names[star], kinds.VAR_POSITIONAL, empty))
         star += 1
     for name in names[positional : positional + keyword_only]:
-        made.append(make(name, make.KEYWORD_ONLY, default=keyword_defaults.get(name, empty)))
+        made.append(DeclaredParameter(name, kinds.KEYWORD_ONLY, keyword_defaults.get(name, empty)))
     if code.co_flags & inspect.CO_VARKEYWORDS:
-        made.append(make(names[star], make.VAR_KEYWORD))
+        made.append(DeclaredParameter(names[star], kinds.VAR_KEYWORD, empty))
     return {p.name: p for p in made}
 
 

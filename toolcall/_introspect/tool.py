@@ -24,7 +24,7 @@ from typing import Any, Final
 import typing_extensions as te
 
 from toolcall import _ir as ir
-from toolcall._annotations import parameters_of
+from toolcall._annotations import DeclaredParameter, parameters_of
 from toolcall._declarations.custom import providers_for
 from toolcall._declarations.tool import ToolDeclaration
 from toolcall._exceptions import SchemaError
@@ -102,7 +102,7 @@ def _where(declaration: ToolDeclaration) -> str:
     return f"tool {declaration.name!r} ({declaration.module}.{declaration.qualname})"
 
 
-def _parameter(walker: Walker, tool: str, param: inspect.Parameter, hint: Any, doc: ParsedDocstring) -> ir.Parameter:
+def _parameter(walker: Walker, tool: str, param: DeclaredParameter, hint: Any, doc: ParsedDocstring) -> ir.Parameter:
     kind = _KINDS[param.kind]
     has_default = param.default is not inspect.Parameter.empty
     required = is_required(has_default, kind)
@@ -120,7 +120,7 @@ def _parameter(walker: Walker, tool: str, param: inspect.Parameter, hint: Any, d
     return ir.Parameter(param.name, kind, node, required, default, description)
 
 
-def _default(walker: Walker, tool: str, param: inspect.Parameter, node: ir.TypeNode) -> ir.Default | None:
+def _default(walker: Walker, tool: str, param: DeclaredParameter, node: ir.TypeNode) -> ir.Default | None:
     """The parameter's default as the default rules make it; their findings go to the walker."""
     key = _fitted_key(node, param.default)
     fitted = _FITTED.get(key) if key is not None else None
