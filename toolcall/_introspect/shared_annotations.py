@@ -118,7 +118,7 @@ class SharedAnnotations:
         Raises what ``eval`` raises.
         """
         kept = self._texts.get(text)
-        if kept is not None and all(_bound(namespace, name) is value for name, value in kept.bindings):
+        if kept is not None and _still_bound(namespace, kept.bindings):
             return kept.value
         code = compiled(text)
         value = eval(code, namespace)
@@ -143,6 +143,17 @@ class SharedAnnotations:
     def keep(self, walked: Walked) -> None:
         """Keep ``walked`` for the next walks of its annotation."""
         self._walks[id(walked.annotation)] = walked
+
+
+def _still_bound(namespace: dict[str, Any], bindings: tuple[tuple[str, object], ...]) -> bool:
+    """Whether each name of ``bindings`` is bound to its object in ``namespace`` (a global, else a builtin)."""
+    for name, value in bindings:  # a loop, not all(): this runs for every annotation of every tool
+        found = namespace.get(name, _MISSING)
+        if found is _MISSING:
+            found = _bound(namespace, name)  # a builtin, or missing
+        if found is not value:
+            return False
+    return True
 
 
 def _bound(namespace: dict[str, Any], name: str) -> object:
