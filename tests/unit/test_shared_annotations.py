@@ -147,6 +147,56 @@ def test_a_repeated_type_is_walked_once(shared_module: Any, monkeypatch: pytest.
     assert walked == {"Item": 1}
 
 
+DECLARED_SOURCE = '''"""Tools whose annotations declare things: a shared Param, Injected, a Param in each."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import toolcall
+from toolcall import Injected, Param
+
+CITY = Param(description="the city, as the module says")
+
+{tools}
+'''
+DECLARED_TOOL = '''
+@toolcall.tool
+def tool_{i}(
+    city: Annotated[str, CITY],
+    db: Annotated[dict[str, int], Injected],
+    note: Annotated[str, Param(description="note {i}")] = "",
+) -> str:
+    """A tool."""
+    return city
+'''
+
+
+def test_what_an_annotation_declares_is_read_once_and_each_tool_gets_its_own(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    source = DECLARED_SOURCE.format(tools="\n".join(DECLARED_TOOL.format(i=i) for i in range(20)))
+    read: list[str] = []
+    real = introspect_tool.declared_description
+
+    def spy(hint: Any, metadata_of: Any) -> str | None:
+        found = real(hint, metadata_of)
+        read.append(str(found))
+        return found
+
+    with written_module(tmp_path, "declared_annotations_tools", source) as module:
+        declarations = tool_declarations([module.__name__])
+        monkeypatch.setattr(introspect_tool, "declared_description", spy)
+        tools = [introspect_tool.build_tool(d).tool for d in declarations]
+        assert read.count("the city, as the module says") == 1  # a text that names things: read once
+        assert read.count("note 7") == 1  # a text that calls Param: read for its own tool
+        for i, tool in enumerate(tools):
+            city, note = tool.parameters[0], tool.parameters[2]
+            assert (city.description, note.description) == ("the city, as the module says", f"note {i}")
+            assert tool.parameters[1].injected
+        assert_each_as_alone(declarations, monkeypatch)
+
+
 def test_a_walk_that_warns_is_not_kept(shared_module: Any) -> None:
     warned = [built(declaration_of(getattr(shared_module, f"tool_{i}"))) for i in (2, 5, 8)]
     for text in warned:

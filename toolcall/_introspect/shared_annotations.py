@@ -13,6 +13,8 @@ providers it was walked with: its node, and the classes and providers it
 named, which the next walker takes as if it had walked the type itself. A
 walk is kept only when it is the same whatever the walker collected before:
 one that found something to warn about or met a recursive type is not.
+What such an annotation alone decides (whether it is ``Injected``, the
+``Param`` description it declares) is kept by its identity too.
 
 The shared values live as long as their module (weakly keyed by it); a
 function whose globals are not a loaded module's namespace shares nothing.
@@ -27,13 +29,14 @@ import threading
 import types
 import weakref
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Any, Final, TypeVar, cast
 
 from toolcall import _ir as ir
 
 __all__ = ["NOT_SETTLED", "SharedAnnotations", "Walked", "compiled", "shared_annotations"]
 
 _MISSING: Final = object()
+_T = TypeVar("_T")
 #: What ``SharedAnnotations.evaluate`` returns for a value that is not settled.
 NOT_SETTLED: Final = object()
 
@@ -105,12 +108,13 @@ class _Evaluated:
 class SharedAnnotations:
     """One module's evaluated texts and kept walks."""
 
-    __slots__ = ("_texts", "_values", "_walks")
+    __slots__ = ("_facts", "_texts", "_values", "_walks")
 
     def __init__(self) -> None:
         self._texts: dict[str, _Evaluated] = {}
         self._values: dict[int, object] = {}  # id → every value a text gave, so only those walks are kept
         self._walks: dict[int, Walked] = {}
+        self._facts: dict[tuple[int, str], Any] = {}
 
     def evaluate(self, text: str, namespace: dict[str, Any], settled: Callable[[Any], bool]) -> Any:
         """``eval(text, namespace)``, with ``None`` read as ``NoneType``; ``NOT_SETTLED`` when not ``settled``.
@@ -143,6 +147,19 @@ class SharedAnnotations:
     def keep(self, walked: Walked) -> None:
         """Keep ``walked`` for the next walks of its annotation."""
         self._walks[id(walked.annotation)] = walked
+
+    def fact(self, annotation: object, kind: str, compute: Callable[[], _T]) -> _T:
+        """``compute()``, a fact of ``annotation`` alone (``kind`` names it), kept when ``keeps(annotation)``.
+
+        A fact that raised is not kept: the next tool meets the error again.
+        """
+        if not self.keeps(annotation):
+            return compute()
+        key = (id(annotation), kind)
+        kept = self._facts.get(key, _MISSING)
+        if kept is _MISSING:
+            kept = self._facts[key] = compute()
+        return cast(_T, kept)
 
 
 def _still_bound(namespace: dict[str, Any], bindings: tuple[tuple[str, object], ...]) -> bool:

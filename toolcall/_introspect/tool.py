@@ -111,11 +111,13 @@ def _parameter(walker: Walker, tool: str, param: DeclaredParameter, hint: Any, d
         walker.findings.append(finding)
         return parameter
     plain_class = type(hint) is type  # most parameters (str, int, a class): nothing declared on them
-    if not plain_class and _is_injected(walker, hint):
+    if not plain_class and walker.annotation_fact(hint, "injected", lambda: _is_injected(walker, hint)):
         return injected_parameter(param.name, kind, required)
     node = walker.walk_annotation(hint)
     default = _default(walker, tool, param, node) if has_default else None
-    declared = None if plain_class else declared_description(hint, walker.metadata)
+    declared = None
+    if not plain_class:
+        declared = walker.annotation_fact(hint, "description", lambda: declared_description(hint, walker.metadata))
     description = parameter_description(declared, doc.params.get(param.name), node, walker.defs)
     return ir.Parameter(param.name, kind, node, required, default, description)
 

@@ -43,7 +43,7 @@ import types
 import typing
 from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 import typing_extensions as te
 
@@ -88,6 +88,7 @@ _ARRAYS: Final[dict[Any, typing.Literal["list", "set", "frozenset"]]] = {
 }
 _MAPS: Final = frozenset(_live(fullname) for fullname in MAP_CLASSES)
 _ANNOTATED: Final = frozenset({typing.Annotated, te.Annotated})
+_T = TypeVar("_T")
 _LITERALS: Final = frozenset({typing.Literal, te.Literal})
 _ANYS: Final = frozenset({typing.Any, te.Any})
 _STRS: Final = frozenset({getattr(typing, "LiteralString", te.LiteralString), te.LiteralString})
@@ -225,6 +226,10 @@ class Walker(RecursionTracker):
         if not self._shared.keeps(tp):
             return self.walk(tp)
         return self._walk_to_keep(tp)
+
+    def annotation_fact(self, tp: Any, kind: str, compute: Callable[[], _T]) -> _T:
+        """``compute()``, a fact of annotation ``tp`` alone, taken from another tool of the module when it has it."""
+        return self._shared.fact(tp, kind, compute)
 
     def _walk_to_keep(self, tp: Any) -> ir.TypeNode:
         """``walk``, recording what it adds so another tool can take it; kept when that is all it did."""
