@@ -29,8 +29,8 @@ from toolcall._declarations.custom import providers_for
 from toolcall._declarations.tool import ToolDeclaration
 from toolcall._exceptions import SchemaError
 from toolcall._findings import Finding
-from toolcall._introspect import Introspected
 from toolcall._introspect.hints import function_hints
+from toolcall._introspect.introspected import Introspected
 from toolcall._introspect.metadata import declared_description
 from toolcall._introspect.shared_annotations import shared_annotations
 from toolcall._introspect.types import Walker
