@@ -227,8 +227,21 @@ class Default(Record):
 
     @property
     def value(self) -> JsonValue:
-        """The default as a fresh JSON value."""
-        return cast(JsonValue, json.loads(self.json))
+        """The default as a fresh JSON value (a scalar, which nothing can change, is decoded once)."""
+        value = _SCALARS.get(self.json, _NOT_KEPT)
+        if value is _NOT_KEPT:
+            value = json.loads(self.json)
+            if type(value) is not dict and type(value) is not list:
+                if len(_SCALARS) >= _SCALARS_MAX:
+                    _SCALARS.clear()
+                _SCALARS[self.json] = value
+        return cast(JsonValue, value)
+
+
+#: A default's JSON text → its value, for the scalars: each rendering of a tool places its defaults again.
+_SCALARS: dict[str, object] = {}
+_SCALARS_MAX: Final = 4096
+_NOT_KEPT: Final = object()
 
 
 @record(frozen=True, slots=True)

@@ -141,6 +141,25 @@ def test_a_primitive_is_its_name_and_a_default_its_json_text() -> None:
     assert ir.from_json(["n", "int", None, "keyword_only", False, None], ir.Parameter).default is None  # no default
 
 
+@pytest.mark.parametrize(
+    "text", ["3", "-0.0", "0.0", "1.0", "true", "null", '"celsius"', "1e400", "12345678901234567890"]
+)
+def test_a_scalar_default_is_its_json_text_decoded(text: str) -> None:
+    for _ in range(2):  # the second time from the decoded scalars kept
+        value = ir.Default(text).value
+        assert json.dumps(value) == json.dumps(json.loads(text))
+        assert type(value) is type(json.loads(text))
+
+
+def test_a_list_or_object_default_is_fresh_each_time() -> None:
+    for text in ('["a", ["b"]]', '{"k": {"n": 1}}'):
+        default = ir.Default(text)
+        first = default.value
+        assert isinstance(first, (list, dict))
+        first.clear()
+        assert json.dumps(default.value) == json.dumps(json.loads(text))
+
+
 #: Records with their fields set, and their encodings (in encoding order: the fields most often at their
 #: defaults last): the trailing defaults left out, the middle ones written.
 RECORDS: list[tuple[Any, Any]] = [
