@@ -2,18 +2,26 @@
 
 from __future__ import annotations
 
+import dataclasses
+import json
+from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 
+from tests import corpus
 from tests import render_samples as s
 from tests.provider_rules import assert_valid
+from tests.written_modules import imported_corpus, tool_declarations
 from toolcall import _ir as ir
 from toolcall._findings import Finding
+from toolcall._introspect import introspect
+from toolcall._render.canonical import canonical_schema
 from toolcall._render.definitions import Rendered, render_tool
 from toolcall._render.losses import Losses
 from toolcall._render.profiles import ANTHROPIC_STRICT, GEMINI, OPENAI_STRICT, Profile, carry
+from toolcall._render.strict import strict_schema
 
 P = ir.Primitive
 
@@ -246,3 +254,24 @@ def test_a_keyword_with_a_value_rule_is_checked_key_by_key(profile: Profile) -> 
     carried = carry(profile, {"type": "string", "format": "no-such-format"}, ("properties", "a"), losses)
     assert carried == {"type": "string", "description": "Format: no-such-format."}
     assert [f.parameter for f in losses.findings] == ["a"]
+
+
+def test_a_typed_leaf_is_kept_as_the_whole_pass_would_keep_it(tmp_path: Path) -> None:
+    """The pass's shortcut for a typed schema of only carried keywords gives what its steps give."""
+    tools = [introspect(declaration).tool for declaration in tool_declarations(corpus.MODULES)]
+    with imported_corpus(tmp_path, modules=40, seed=5) as written:
+        tools += [introspect(declaration).tool for declaration in tool_declarations(list(written.modules))]
+    tools += list(s.SAMPLES.values())
+    typed_ref = '{"$ref":"#/$defs/Code","description":"A code.","type":"string"}'  # a $ref's siblings are moved
+    tools.append(s.tool("typed_ref", s.param("code", ir.CustomType("samples:Code", typed_ref))))
+    for profile in (OPENAI_STRICT, ANTHROPIC_STRICT):
+        stepwise = dataclasses.replace(profile)
+        object.__setattr__(stepwise, "leaf_keywords", frozenset())  # no shortcut: every node takes every step
+        assert profile.leaf_keywords
+        for tool in tools:
+            canonical = canonical_schema(tool).schema
+            taken, walked = Losses(tool), Losses(tool)
+            fast = strict_schema(canonical, profile, taken)
+            slow = strict_schema(canonical, stepwise, walked)
+            assert json.dumps(fast) == json.dumps(slow), tool.name
+            assert (taken.findings, taken.fallbacks) == (walked.findings, walked.fallbacks), tool.name

@@ -16,6 +16,7 @@ from dataclasses import field
 from typing import Any, Final
 
 from toolcall._records import Record, record, set_field
+from toolcall._render.keywords import MANY, NAMED, ONE
 from toolcall._render.losses import Losses
 from toolcall._render.notes import append_note, notes_for
 from toolcall._render.schema import Location, Schema
@@ -50,6 +51,9 @@ class Profile(Record):
     simple_patterns: bool = False
     #: The keywords kept whatever their value (``keywords`` without the value rules), for ``carry``'s fast path.
     plain_keywords: frozenset[str] = field(init=False)
+    #: Those of them that hold no subschema and no reference: a typed schema of only these is a leaf the
+    #: strict pass keeps as it is (its fast path).
+    leaf_keywords: frozenset[str] = field(init=False)
 
     def __init__(
         self,
@@ -69,6 +73,7 @@ class Profile(Record):
         set_field(self, "max_min_items", max_min_items)
         set_field(self, "simple_patterns", simple_patterns)
         set_field(self, "plain_keywords", keywords - _VALUE_RULES)
+        set_field(self, "leaf_keywords", self.plain_keywords - ONE - MANY - NAMED - {"$ref"})
 
     def carries(self, key: str, value: Any) -> bool:
         """True when this mode keeps ``key: value`` as it is."""

@@ -54,6 +54,11 @@ class _Strict:
         self.losses = losses
 
     def node(self, value: Any, at: Location) -> Schema:
+        if type(value) is dict and value.keys() <= self.profile.leaf_keywords:
+            kind = value.get("type")
+            if type(kind) is str and kind != "object" and kind != "array":
+                # A typed leaf the mode carries whole (most nodes): the steps below would give this copy.
+                return dict(value)
         schema = self.rewrite(as_schema(value), at)
         self.check_open(schema, at)
         schema = carry(self.profile, schema, at, self.losses)
