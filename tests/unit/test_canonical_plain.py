@@ -1,10 +1,11 @@
-"""A plain canonical schema is handed out as it is, once; anything it cannot vouch for is still copied.
+"""A plain canonical schema, or a strict schema made from it, is handed out as it is, once; the rest is copied.
 
 ``canonical_schema`` says whether the schema it built is plain JSON data
 made for this call alone (``Canonical.plain``): every dict and list is new,
 and each value placed in it (defaults, enum and literal values, bounds) is
-a plain JSON scalar. Rendering then gives that schema to its first variant
-without the copy every other part gets.
+a plain JSON scalar. A strict pass makes every dict of its schema afresh
+from it. Rendering then gives the first of these parts handed out to its
+variant without the copy every other part gets.
 """
 
 from __future__ import annotations
@@ -106,7 +107,8 @@ def test_a_value_the_builder_cannot_vouch_for_makes_the_schema_not_plain(case: s
         assert all(type(leaf) in (str, int, float, bool, type(None)) for leaf in leaves(schema)), case
 
 
-def test_a_plain_tool_is_rendered_without_copying_its_schema(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("strict", [False, True])
+def test_a_plain_tool_is_rendered_without_copying_its_schema(strict: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     copied: list[Any] = []
 
     def counting(value: Any) -> Any:
@@ -116,21 +118,50 @@ def test_a_plain_tool_is_rendered_without_copying_its_schema(monkeypatch: pytest
     monkeypatch.setattr(definitions, "plain", counting)
     tool = s.WEATHER
     assert canonical_schema(tool).plain
-    first = render_tool(tool, "openai")
-    assert copied == []  # the canonical schema itself
-    second = render_tool(tool, "openai")
+    first = render_tool(tool, "openai", strict=strict)
+    assert copied == []  # the canonical schema itself, or the strict pass's
+    assert first.definition["function"].get("strict", False) is strict
+    second = render_tool(tool, "openai", strict=strict)
     assert json.dumps(first.definition) == json.dumps(second.definition)
-    first.definition["function"]["parameters"]["properties"].clear()
-    assert json.dumps(render_tool(tool, "openai").definition) == json.dumps(second.definition)
+    emptied(first.definition)
+    assert json.dumps(render_tool(tool, "openai", strict=strict).definition) == json.dumps(second.definition)
 
 
-@pytest.mark.parametrize("name", sorted(s.SAMPLES))
-def test_the_variants_of_one_rendering_share_no_dict_or_list(name: str) -> None:
-    rendered = render_variants(s.SAMPLES[name], VARIANTS)
-    held = [
-        id(found)
-        for variant in rendered.values()
-        if not isinstance(variant, str)
-        for found in containers(variant.definition)
-    ]
-    assert len(held) == len(set(held)), name
+def emptied(value: Any) -> None:
+    """Every dict and list inside ``value`` cleared, deepest first."""
+    for found in reversed(containers(value)):
+        found.clear()
+
+
+def test_a_strict_schema_made_from_a_plain_one_is_json_data_of_its_own(tmp_path: Path) -> None:
+    vouched = 0
+    for tool in corpus_tools(tmp_path) + list(s.SAMPLES.values()):
+        if not canonical_schema(tool).plain:
+            continue
+        for provider in ("openai", "anthropic"):
+            try:
+                first = render_tool(tool, provider, strict=True).definition
+            except ValueError:
+                continue
+            vouched += 1
+            second = render_tool(tool, provider, strict=True).definition
+            text = json.dumps(second)
+            assert json.dumps(first) == text == json.dumps(plain(first)), tool.name
+            assert all(type(leaf) in (str, int, float, bool, type(None)) for leaf in leaves(first)), tool.name
+            ids = [id(found) for found in containers(first) + containers(second)]
+            assert len(ids) == len(set(ids)), f"{tool.name} ({provider}): a dict or list held twice"
+            emptied(first)
+            assert json.dumps(render_tool(tool, provider, strict=True).definition) == text, tool.name
+    assert vouched > 100
+
+
+def test_the_variants_of_one_rendering_share_no_dict_or_list(tmp_path: Path) -> None:
+    for tool in corpus_tools(tmp_path) + list(s.SAMPLES.values()):
+        rendered = render_variants(tool, VARIANTS)
+        held = [
+            id(found)
+            for variant in rendered.values()
+            if not isinstance(variant, str)
+            for found in containers(variant.definition)
+        ]
+        assert len(held) == len(set(held)), tool.name

@@ -167,8 +167,9 @@ class _Shared:
         canonical = canonical_schema(tool)
         self.canonical, self._custom = canonical.schema, canonical.custom
         self._copies = copies
-        # The canonical schema, made for this rendering alone, goes to its first user as it is, when plain.
-        self._canonical_unclaimed = copies and canonical.plain
+        #: The parts made for this rendering alone from a plain canonical schema (``Canonical.plain``): the
+        #: first of them handed out goes as it is (``fresh``); ``None`` once one went, or with no copies.
+        self._plain_parts: list[Schema] | None = [self.canonical] if copies and canonical.plain else None
         self._json: dict[int, tuple[Any, str]] = {}
 
     @cached_property
@@ -185,14 +186,25 @@ class _Shared:
         """The OpenAI strict pass, the same for Chat Completions, Responses and MCP."""
         from toolcall._render.profiles import OPENAI_STRICT
 
-        return _strict(self.tool, self.canonical, OPENAI_STRICT, self.text)
+        return self._plain_part(_strict(self.tool, self.canonical, OPENAI_STRICT, self.text))
 
     @cached_property
     def anthropic_strict(self) -> _StrictPass:
         """The Anthropic strict pass."""
         from toolcall._render.profiles import ANTHROPIC_STRICT
 
-        return _strict(self.tool, self.canonical, ANTHROPIC_STRICT, self.text)
+        return self._plain_part(_strict(self.tool, self.canonical, ANTHROPIC_STRICT, self.text))
+
+    def _plain_part(self, strict_pass: _StrictPass) -> _StrictPass:
+        """``strict_pass``, its schema noted as a plain part when the canonical schema it was made from is one.
+
+        The strict pass makes every dict of its schema afresh, and takes its
+        lists and values from the canonical schema or makes them (new lists, a
+        note's text, a count).
+        """
+        if self._plain_parts is not None:
+            self._plain_parts.append(strict_pass[0])
+        return strict_pass
 
     @cached_property
     def output_schema(self) -> Schema | None:
@@ -203,14 +215,16 @@ class _Shared:
         """``plain(value)``, a copy for each use; without copies, ``value`` itself, once its JSON text is made.
 
         Either way what JSON cannot hold (NaN, the infinities) is refused. The
-        one exception: a plain canonical schema (``Canonical.plain``) is
-        its own first copy, since nothing else holds it and ``plain`` would
-        change nothing in it; the passes only read it, and the variants
-        after it get copies before any caller can change it.
+        one exception: the first plain part handed out (the canonical schema
+        when ``Canonical.plain``, or a strict pass's schema made from it) is
+        its own copy, since only this rendering holds it and ``plain`` would
+        change nothing in it. Only one goes so: the parts share lists and
+        values. The passes only read it, and the variants after it get
+        copies before any caller can change it.
         """
         if self._copies:
-            if value is self.canonical and self._canonical_unclaimed:
-                self._canonical_unclaimed = False
+            if self._plain_parts is not None and any(value is part for part in self._plain_parts):
+                self._plain_parts = None
                 return value
             return plain(value)
         self._encoded(value)
