@@ -50,13 +50,15 @@ class Canonical(Record):
     whose arrays may lack ``items``: toolcall's own arrays always have one,
     so without it the OpenAI items pass has nothing to do.
 
-    ``plain``: it shares nothing with anything else and holds no value
-    that ``plain`` would refuse or convert (NaN, an infinity, an integer
-    too long for JSON text, a subclass of a JSON type), so it can be handed
-    out once as it is, without a copy. The builder makes every dict and
-    list afresh, so this only asks whether each value it placed (defaults,
-    enum and literal values, bounds) is a plain JSON scalar; a custom
-    schema or a default that is a list or an object is not vouched for.
+    ``plain``: it shares nothing with anything else and holds no value it
+    placed that ``plain`` would refuse or convert (NaN, an infinity, an
+    integer too long for JSON text, a subclass of a JSON type), so it can
+    be handed out once as it is, without a copy. The builder makes every
+    dict and list afresh, so this only asks whether each value it placed
+    (defaults, enum and literal values, bounds) is a plain JSON scalar; a
+    custom schema or a default that is a list or an object is not vouched
+    for. Names and descriptions are the IR's strings, taken as they are,
+    as the envelopes take the tool's name and description.
     """
 
     schema: Schema
